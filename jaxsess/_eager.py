@@ -1,0 +1,132 @@
+"""``EagerSession``: a session that is also an execution context.
+
+Inside ``with EagerSession() as s:`` the op functions (``jaxsess.constant``,
+``jaxsess.add``, ``jaxsess.nn.relu``, ...) execute at once and return
+``jax.Array``s owned by ``s``, as TensorFlow Java's ``Ops.create(eagerSession)``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Iterator
+from typing import Any
+
+import jax
+
+from jaxsess import _context
+from jaxsess._session import BaseSession, _closed_error, _remove_last
+
+__all__ = ["EagerSession"]
+
+
+class EagerSession(BaseSession):
+    """An eager execution context that owns the arrays its ops produce.
+
+    Args:
+      cleanup: a :class:`ResourceCleanupStrategy` or its name (default
+        ``IN_BACKGROUND``).
+      config: a :class:`ConfigProto` (GPU options; device placement).
+      memory_limit_bytes: optional budget of owned live bytes (see
+        :class:`BaseSession`).
+      name: a label.
+
+    ``with EagerSession() as s:`` makes ``s`` the thread's default eager
+    context (op functions run eagerly in it) and closes it on exit;
+    ``s.as_default()`` does the first without closing. Every op call is a
+    safe point. Graph-only ops (``placeholder``) raise ``RuntimeError``.
+    """
+
+    _is_eager = True
+
+    @staticmethod
+    def get_default() -> EagerSession | None:
+        """The innermost active ``EagerSession`` of this thread, or ``None``."""
+        for entry in reversed(_context.execution_stack()):
+            if isinstance(entry, EagerSession):
+                return entry
+        return None
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[EagerSession]:
+        """Makes this session the thread's default eager context (and default
+        session) inside a ``with`` block, without closing it."""
+        self._check_open()
+        sessions = _context.session_stack()
+        execution = _context.execution_stack()
+        sessions.append(self)
+        execution.append(self)
+        try:
+            yield self
+        finally:
+            _remove_last(execution, self)
+            _remove_last(sessions, self)
+
+    # -- eager execution ----------------------------------------------------
+
+    def _execute(self, op_def: Any, inputs: list[Any], attrs: dict[str, Any]) -> Any:
+        """Runs one registered op now; returns its output(s), owned by the session."""
+        if self._closed:
+            raise _closed_error()
+        registry = self._registry
+        registry.safe_point()
+        if op_def.graph_only:
+            raise RuntimeError(
+                f"{op_def.type} is a graph-only op and cannot run eagerly inside an "
+                "EagerSession; build it in a jaxsess.Graph and run it with a jaxsess.Session."
+            )
+        args = [self._to_array(x) for x in inputs]
+        if op_def.stateful:
+            outs = op_def.impl(self._state_context(), *args, **attrs)
+        else:
+            fn = _compiled(op_def, attrs)
+            outs = fn(*args) if fn is not None else op_def.impl(*args, **attrs)
+        registry.adopt_tree(outs, args)
+        return outs
+
+    def _to_array(self, x: Any) -> Any:
+        if isinstance(x, jax.Array):
+            return x
+        from jaxsess.graph._graph import Tensor
+
+        if isinstance(x, Tensor):
+            raise TypeError(
+                f"Graph tensor {x.name!r} cannot be used in an EagerSession; "
+                "evaluate it with Session.run first."
+            )
+        return jax.numpy.asarray(x)
+
+    def _state_context(self) -> Any:
+        ctx = getattr(self, "_eager_state", None)
+        if ctx is None:
+            from jaxsess.graph._lowering import EagerStateContext
+
+            ctx = self._eager_state = EagerStateContext(self)
+        return ctx
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    hash(value)
+    return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiled_for(op_def: Any, frozen_attrs: Any) -> Any:
+    attrs = dict(frozen_attrs)
+    return jax.jit(functools.partial(op_def.impl, **attrs))
+
+
+def _compiled(op_def: Any, attrs: dict[str, Any]) -> Any:
+    """A cached ``jax.jit`` of the op with its attributes bound, or None when
+    the attributes are not hashable (then the op runs op-by-op)."""
+    if not op_def.jittable:
+        return None
+    try:
+        key = _freeze(attrs)
+    except TypeError:
+        return None
+    return _compiled_for(op_def, key)

@@ -1,0 +1,573 @@
+"""The graph ``Session`` and ``InteractiveSession``, as ``tf.compat.v1``.
+
+``run`` normalises fetches and feeds, looks the (fetches, feeds, targets)
+signature up in the session's plan cache (building and jitting a
+:class:`~jaxsess.graph._lowering.Plan` on a miss), calls the jitted function
+with the session's state buffers and the feeds, swaps in the new state and
+hands the results — owned by the session — back in the fetch structure.
+Nothing on a cache hit walks the graph.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import warnings
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxsess import _context, errors
+from jaxsess._config import ConfigProto
+from jaxsess._resources import ResourceCleanupStrategy, _ArrayImpl
+from jaxsess._session import BaseSession, _closed_error, get_default_session
+from jaxsess.graph._graph import Graph, Operation, Tensor, get_default_graph
+from jaxsess.graph._lowering import VARIABLE_OP, Plan, build_plan, rng_slot
+from jaxsess.graph._placement import log_placement, resolve_device, tf_device_name
+
+__all__ = ["Session", "InteractiveSession"]
+
+
+def _is_namedtuple(x: Any) -> bool:
+    return isinstance(x, tuple) and hasattr(x, "_fields")
+
+
+class _Fetches:
+    """A fetch structure flattened to unique graph elements, and its rebuild."""
+
+    __slots__ = ("leaves", "rebuild")
+
+    def __init__(self, graph: Graph, fetches: Any) -> None:
+        leaves: list[Any] = []
+        index: dict[Any, int] = {}
+
+        def elem(x: Any) -> int:
+            if x is None:
+                raise TypeError(
+                    f"Fetch argument None has invalid type {type(x)}"
+                )
+            try:
+                e = graph.as_graph_element(x)
+            except TypeError:
+                raise TypeError(
+                    f"Fetch argument {x!r:.80} has invalid type {type(x)}, must be a string or "
+                    "Tensor. (Can not convert a " + type(x).__name__ + " into a Tensor or Operation.)"
+                ) from None
+            except KeyError as e:
+                raise KeyError(str(e).strip("'\"")) from None
+            except ValueError as e:
+                raise ValueError(
+                    f"Fetch argument {x!r:.80} cannot be interpreted as a Tensor. ({e})"
+                ) from None
+            i = index.get(e)
+            if i is None:
+                i = index[e] = len(leaves)
+                leaves.append(e)
+            return i
+
+        def build(x: Any) -> Callable[[list[Any]], Any]:
+            if isinstance(x, list):
+                parts = [build(v) for v in x]
+                return lambda vals: [p(vals) for p in parts]
+            if _is_namedtuple(x):
+                parts = [build(v) for v in x]
+                cls = type(x)
+                return lambda vals: cls(*[p(vals) for p in parts])
+            if isinstance(x, tuple):
+                parts = [build(v) for v in x]
+                return lambda vals: tuple(p(vals) for p in parts)
+            if isinstance(x, Mapping):
+                items = [(k, build(v)) for k, v in x.items()]
+                cls = type(x)
+                if cls in (dict, OrderedDict):
+                    return lambda vals: cls((k, p(vals)) for k, p in items)
+                return lambda vals: cls({k: p(vals) for k, p in items})
+            i = elem(x)
+            return lambda vals: vals[i]
+
+        self.rebuild = build(fetches)
+        self.leaves = leaves
+
+
+def _feed_value(t: Tensor, value: Any) -> Any:
+    """Converts one feed value for ``t``, as TF1 (``np.asarray(v, dtype)``).
+
+    Raises:
+      TypeError: ``value`` is a graph tensor, or cannot be converted.
+      ValueError: its shape does not fit ``t``'s static shape.
+    """
+    want = t.dtype.np_dtype
+    if isinstance(value, jax.Array):
+        arr = value if value.dtype == want else value.astype(want)
+        shape = arr.shape
+    else:
+        if isinstance(value, Tensor | Operation):
+            raise TypeError(
+                "The value of a feed cannot be a tf.Tensor object. Acceptable feed values include "
+                f"Python scalars, strings, lists, numpy ndarrays, or TensorHandles. (feed for {t.name})"
+            )
+        try:
+            arr = np.asarray(value, dtype=want)
+        except (TypeError, ValueError) as e:
+            raise TypeError(
+                f"Cannot interpret feed_dict key as Tensor value for {t.name}: cannot convert "
+                f"{type(value).__name__} to {t.dtype.name} ({e})"
+            ) from None
+        shape = arr.shape
+    static = t.shape.as_tuple()
+    if static is not None and (
+        len(static) != len(shape) or any(d is not None and d != s for d, s in zip(static, shape))
+    ):
+        raise ValueError(
+            f"Cannot feed value of shape {tuple(shape)} for Tensor {t.name}, which has shape "
+            f"{t.shape}"
+        )
+    return arr
+
+
+class Session(BaseSession):
+    """A graph session, as ``tf.compat.v1.Session``, that owns its results.
+
+    Args:
+      target: accepted for compatibility; only ``''`` (in-process) is supported.
+      graph: the :class:`Graph` to run (default: the default graph at creation).
+      config: a :class:`ConfigProto` (soft placement, placement logging, GPU options).
+      cleanup: the :class:`ResourceCleanupStrategy` for everything ``run``
+        returns (default ``IN_BACKGROUND``).
+      memory_limit_bytes: optional budget in bytes, see :class:`BaseSession`.
+
+    Raises:
+      ValueError: a non-empty ``target`` or a bad strategy.
+      TypeError: ``graph`` is not a :class:`Graph`.
+
+    ``with Session() as s:`` makes ``s`` the default session and its graph the
+    default graph, and closes it on exit. Variable values, per-op random
+    counters and compiled plans belong to the session.
+    """
+
+    def __init__(
+        self,
+        target: str = "",
+        graph: Graph | None = None,
+        config: ConfigProto | None = None,
+        *,
+        cleanup: ResourceCleanupStrategy | str = ResourceCleanupStrategy.IN_BACKGROUND,
+        memory_limit_bytes: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        if target not in ("", None):
+            raise ValueError(
+                f"Session target {target!r} is not supported: jaxsess runs in-process (target='')."
+            )
+        if graph is None:
+            graph = get_default_graph()
+        elif not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a jaxsess.Graph; got {type(graph).__name__}")
+        super().__init__(cleanup=cleanup, config=config, memory_limit_bytes=memory_limit_bytes, name=name)
+        self._graph = graph
+        self._plans: dict[Any, tuple[Plan, list[Any] | None]] = {}
+        self._plan_lock = threading.Lock()
+        self._state: dict[Any, Any] = {}  # state slot -> jax.Array (pinned in the registry)
+        self._state_lock = threading.RLock()
+        self._graph_cm: list[Any] = []
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @property
+    def graph_def(self) -> Any:
+        return self._graph.as_graph_def() if hasattr(self._graph, "as_graph_def") else None
+
+    @property
+    def sess_str(self) -> str:
+        return ""
+
+    # -- lifecycle --------------------------------------------------------------
+
+    def __enter__(self) -> Session:
+        self._check_open()
+        gcm = self._graph.as_default()
+        gcm.__enter__()
+        self._graph_cm.append(gcm)
+        scm = self.as_default()
+        scm.__enter__()
+        self._default_cm.append(scm)
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        try:
+            if self._default_cm:
+                self._default_cm.pop().__exit__(exc_type, exc, tb)
+            if self._graph_cm:
+                self._graph_cm.pop().__exit__(exc_type, exc, tb)
+        finally:
+            self.close()
+
+    def _on_close(self) -> None:
+        with self._plan_lock:
+            for plan, _ in self._plans.values():
+                with contextlib.suppress(Exception):
+                    plan.fn.clear_cache()  # type: ignore[union-attr]
+            self._plans.clear()
+        with self._state_lock:
+            self._state.clear()
+
+    # -- state ------------------------------------------------------------------
+
+    def _is_initialized(self, var_op: Operation) -> bool:
+        return var_op in self._state
+
+    def _state_value(self, slot: Any) -> Any:
+        return self._state[slot]
+
+    # -- run ----------------------------------------------------------------------
+
+    def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
+        """Runs the ops and evaluates the tensors in ``fetches``, as ``tf.compat.v1.Session.run``.
+
+        Args:
+          fetches: a ``Tensor``, an ``Operation`` (gives ``None``), a name
+            (``'x:0'`` or an op name), or any nesting of list, tuple,
+            namedtuple and dict of those. Duplicates are computed once.
+          feed_dict: ``{tensor or name: value}``. Any tensor can be fed; a
+            value is converted as ``np.asarray(value, tensor.dtype)`` (a
+            ``jax.Array`` of the right dtype passes without a host copy).
+          options, run_metadata: accepted and ignored.
+
+        Returns:
+          ``fetches`` with every tensor replaced by its value, a ``jax.Array``
+          owned by this session (freed under its strategy, or at close).
+
+        Raises:
+          RuntimeError: the session is closed.
+          TypeError: a ``None`` fetch, or a ``Tensor`` as feed value.
+          ValueError: a fed value's shape does not fit the tensor, or an
+            element of another graph.
+          KeyError: a name that is not in the graph.
+          InvalidArgumentError: a placeholder was not fed (names it, its
+            dtype and shape), or an op failed (names the node).
+          FailedPreconditionError: an uninitialised variable is read.
+        """
+        if self._closed:
+            raise _closed_error()
+        self._registry.safe_point()
+        graph = self._graph
+        # Flatten fetches (fast path: one tensor).
+        if type(fetches) is Tensor:
+            if fetches.graph is not graph:
+                raise ValueError(
+                    f"Fetch argument {fetches!r} cannot be interpreted as a Tensor. "
+                    f"(Tensor {fetches} is not an element of this graph.)"
+                )
+            leaves: list[Any] = [fetches]
+            rebuild: Callable[[list[Any]], Any] | None = None
+        else:
+            fm = _Fetches(graph, fetches)
+            leaves, rebuild = fm.leaves, fm.rebuild
+        # Feeds.
+        if feed_dict:
+            feed_keys = []
+            feed_vals = []
+            for k, v in feed_dict.items():
+                t = k if type(k) is Tensor else self._feed_key(k)
+                if t.graph is not graph:
+                    raise ValueError(f"Tensor {t} is not an element of this graph.")
+                feed_keys.append(t)
+                feed_vals.append(v)
+            key = (tuple(leaves), tuple(feed_keys))
+        else:
+            feed_keys = feed_vals = []
+            key = (tuple(leaves), ())
+        entry = self._plans.get(key)
+        if entry is None:
+            entry = self._build(leaves, feed_keys, key)
+        plan, positions = entry
+        vals = [_feed_value(t, v) for t, v in zip(feed_keys, feed_vals)] if feed_keys else []
+        results = self._call(plan, vals)
+        if positions is None:
+            out = results[0] if rebuild is None else rebuild(list(results))
+            return out
+        full = [None if p is None else results[p] for p in positions]
+        return full[0] if rebuild is None else rebuild(full)
+
+    def _feed_key(self, k: Any) -> Tensor:
+        if isinstance(k, str):
+            try:
+                e = self._graph.as_graph_element(k, allow_operation=False)
+            except (KeyError, ValueError) as err:
+                raise TypeError(
+                    f"Cannot interpret feed_dict key as Tensor: {err}"
+                ) from None
+            return e  # type: ignore[no-any-return]
+        conv = getattr(k, "_as_graph_element", None)
+        if conv is not None and not isinstance(k, Tensor):
+            return conv()  # type: ignore[no-any-return]
+        if isinstance(k, Tensor):
+            return k
+        raise TypeError(f"Cannot interpret feed_dict key as Tensor: {k!r:.80} (type {type(k).__name__})")
+
+    def _build(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> tuple[Plan, list[Any] | None]:
+        fetch_tensors: list[Tensor] = []
+        targets: list[Operation] = []
+        positions: list[Any] = []
+        for e in leaves:
+            if isinstance(e, Tensor):
+                positions.append(len(fetch_tensors))
+                fetch_tensors.append(e)
+            else:
+                positions.append(None)
+                targets.append(e)
+        seen = set()
+        for t in feed_keys:
+            if t in seen:
+                raise ValueError(f"Tensor {t.name} is fed more than once.")
+            seen.add(t)
+        plan = build_plan(fetch_tensors, feed_keys, targets)
+        self._place(plan)
+        all_tensors = all(p is not None for p in positions) and positions == list(range(len(positions)))
+        entry = (plan, None if all_tensors else positions)
+        with self._plan_lock:
+            self._check_open()
+            self._plans[key] = entry
+        return entry
+
+    def _place(self, plan: Plan) -> None:
+        cfg = self._config
+        soft = cfg.allow_soft_placement
+        devices = set()
+        lines = []
+        for op in plan.ops:
+            dev = resolve_device(op.device, op.name, allow_soft_placement=soft)
+            if dev is not None:
+                devices.add(dev)
+        plan.device = next(iter(devices)) if len(devices) == 1 else None
+        if cfg.log_device_placement:
+            actual = plan.device or jax.devices()[0]
+            name = tf_device_name(actual)
+            for op in plan.ops:
+                lines.append(f"{op.name}: ({op.type}): {name}")
+            log_placement(lines)
+
+    def _call(self, plan: Plan, feed_vals: list[Any]) -> tuple[Any, ...]:
+        registry = self._registry
+        if plan.device is not None:
+            feed_vals = [jax.device_put(v, plan.device) for v in feed_vals]
+        if not plan.stateful:
+            out, _ = plan.fn(  # type: ignore[misc]
+                (), (), tuple(feed_vals)
+            ) if plan.device is None else self._call_on_device(plan, (), (), feed_vals)
+            self._adopt(out, feed_vals)
+            return out
+        with self._state_lock:
+            if self._closed:
+                raise _closed_error()
+            state = self._state
+            donated = []
+            for slot in plan.donated:
+                v = state.get(slot)
+                if v is None:
+                    v = self._missing_state(slot)
+                donated.append(v)
+            kept = []
+            for slot in plan.kept:
+                v = state.get(slot)
+                if v is None:
+                    v = self._missing_state(slot)
+                kept.append(v)
+            if plan.device is None:
+                out, new_state = plan.fn(tuple(donated), tuple(kept), tuple(feed_vals))  # type: ignore[misc]
+            else:
+                out, new_state = self._call_on_device(plan, tuple(donated), tuple(kept), feed_vals)
+            for slot, v in zip(plan.written, new_state):
+                old = state.get(slot)
+                state[slot] = v
+                registry.pin(v)
+                if old is not None and old is not v:
+                    registry.discard(old)
+        self._adopt(out, feed_vals)
+        return out
+
+    def _call_on_device(self, plan: Plan, donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: list[Any]) -> Any:
+        with jax.default_device(plan.device):
+            return plan.fn(donated, kept, tuple(feeds))  # type: ignore[misc]
+
+    def _adopt(self, out: tuple[Any, ...], feed_vals: list[Any]) -> None:
+        adopt = self._registry.adopt
+        state_ids = None
+        for v in out:
+            if type(v) is _ArrayImpl:
+                if feed_vals and any(v is f for f in feed_vals):
+                    continue
+                if state_ids is None:
+                    state_ids = {id(s) for s in self._state.values()} if self._state else set()
+                if id(v) in state_ids:
+                    continue
+                adopt(v)
+
+    def _missing_state(self, slot: Any) -> Any:
+        if isinstance(slot, tuple):  # an rng counter starts at 0
+            v = jnp.zeros((), jnp.uint32)
+            self._state[slot] = v
+            self._registry.pin(v)
+            return v
+        raise errors.FailedPreconditionError(
+            slot.name,
+            slot,
+            f"Attempting to use uninitialized value {slot.name}\n\t [[node {slot.name}]]",
+        )
+
+    # -- callables ----------------------------------------------------------------
+
+    def make_callable(self, fetches: Any, feed_list: Sequence[Any] | None = None, accept_options: bool = False) -> Callable[..., Any]:
+        """A function running ``fetches`` with positional feeds, as
+        ``tf.compat.v1.Session.make_callable``: the least overhead per call.
+
+        Args:
+          fetches: as :meth:`run`.
+          feed_list: tensors (or names) fed by the callable's positional
+            arguments, in order.
+
+        Returns:
+          ``f(*feed_values)`` returning what ``run(fetches, dict(zip(feed_list, feed_values)))`` would.
+
+        Raises:
+          As :meth:`run`; also ``TypeError`` when called with the wrong
+          number of arguments.
+        """
+        self._check_open()
+        graph = self._graph
+        fm = _Fetches(graph, fetches)
+        feeds = [self._feed_key(k) for k in (feed_list or [])]
+        for t in feeds:
+            if t.graph is not graph:
+                raise ValueError(f"Tensor {t} is not an element of this graph.")
+        key = (tuple(fm.leaves), tuple(feeds))
+        plan, positions = self._plans.get(key) or self._build(fm.leaves, feeds, key)
+        rebuild = fm.rebuild
+        n = len(feeds)
+        single = type(fetches) is Tensor
+        call = self._call
+        session = self
+
+        def runner(*args: Any, **kwargs: Any) -> Any:
+            if session._closed:
+                raise _closed_error()
+            if len(args) != n:
+                raise TypeError(f"Callable takes {n} feed value(s) ({[t.name for t in feeds]}), got {len(args)}.")
+            session._registry.safe_point()
+            vals = [_feed_value(t, v) for t, v in zip(feeds, args)]
+            results = call(plan, vals)
+            if single:
+                return results[0]
+            if positions is None:
+                return rebuild(list(results))
+            return rebuild([None if p is None else results[p] for p in positions])
+
+        return runner
+
+    # -- introspection --------------------------------------------------------------
+
+    def list_devices(self) -> list[Any]:
+        """The devices this session can place ops on (JAX devices)."""
+        return list(jax.devices())
+
+    def variable_value(self, var_op: Operation) -> Any:
+        """The current value of a variable (owned by the session), or raise
+        ``FailedPreconditionError`` if it is not initialised."""
+        with self._state_lock:
+            v = self._state.get(var_op)
+        if v is None:
+            raise errors.FailedPreconditionError(
+                var_op.name, var_op, f"Attempting to use uninitialized value {var_op.name}"
+            )
+        return v
+
+    def _set_state(self, slot: Any, value: Any) -> None:
+        """Replaces a state slot (Saver.restore)."""
+        with self._state_lock:
+            old = self._state.get(slot)
+            self._state[slot] = value
+            self._registry.pin(value)
+            if old is not None and old is not value:
+                self._registry.discard(old)
+
+
+class InteractiveSession(Session):
+    """A :class:`Session` that installs itself as the default on creation,
+    as ``tf.compat.v1.InteractiveSession`` (for shells and notebooks).
+
+    Its graph becomes the thread's default graph too. Creating one while
+    another is open warns (``UserWarning``), as TF1. ``close()`` uninstalls it.
+    """
+
+    _active_lock = threading.Lock()
+    _active = 0
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: ConfigProto | None = None, **kwargs: Any) -> None:
+        super().__init__(target, graph, config, **kwargs)
+        with InteractiveSession._active_lock:
+            if InteractiveSession._active > 0:
+                warnings.warn(
+                    "An interactive session is already active. This can cause out-of-memory "
+                    "errors or some other unexpected errors (due to the unpredictable timing of "
+                    "garbage collection) in some cases. You must explicitly call "
+                    "`InteractiveSession.close()` to release resources held by the other session(s). "
+                    "Please use `tf.Session()` if you intend to productionize.",
+                    UserWarning,
+                    stacklevel=2,
+                )
+            InteractiveSession._active += 1
+        self._counted = True
+        self._interactive_graph_cm = self._graph.as_default()
+        self._interactive_graph_cm.__enter__()
+        self._interactive_cm = self.as_default()
+        self._interactive_cm.__enter__()
+
+    def close(self) -> None:
+        if getattr(self, "_counted", False):
+            with InteractiveSession._active_lock:
+                InteractiveSession._active -= 1
+            self._counted = False
+            with contextlib.suppress(Exception):
+                _context.session_stack().remove(self)
+            with contextlib.suppress(Exception):
+                _context.execution_stack().remove(self._graph)
+        super().close()
+
+
+def _run_with_default(element: Any, feed_dict: Any, session: Any, what: str) -> Any:
+    if session is None:
+        session = get_default_session()
+        if session is None:
+            if isinstance(element, Tensor):
+                raise ValueError(
+                    "Cannot evaluate tensor using `eval()`: No default session is registered. "
+                    "Use `with sess.as_default()` or pass an explicit session to `eval(session=sess)`"
+                )
+            raise ValueError(
+                "Cannot execute operation using `run()`: No default session is registered. "
+                "Use `with sess.as_default():` or pass an explicit session to `run(session=sess)`"
+            )
+    if not isinstance(session, Session):
+        raise TypeError(f"Cannot {what} with {type(session).__name__}: a graph jaxsess.Session is needed.")
+    if element.graph is not session.graph:
+        raise ValueError(
+            f"Cannot use the given session to {what}: the session's graph is different from the "
+            "tensor's graph." if isinstance(element, Tensor) else
+            f"Cannot use the given session to {what}: the session's graph is different from the "
+            "operation's graph."
+        )
+    return session.run(element, feed_dict)
+
+
+@contextlib.contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+_ = (VARIABLE_OP, rng_slot)

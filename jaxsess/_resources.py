@@ -1,0 +1,473 @@
+"""Ownership of device buffers: cleanup strategies, the registry, stats.
+
+One :class:`OwnershipRegistry` belongs to one session. It holds a strong
+reference to every ``jax.Array`` the session produced and decides, under the
+session's :class:`ResourceCleanupStrategy`, when an array is *unused* — no
+Python reference to it exists outside the registry — and ``delete()``s it.
+
+Detection is by reference count (``sys.getrefcount``): the registry keeps the
+array itself, so adopting costs one dict insert and a sweep costs O(live
+arrays). The baseline count of "only the registry holds it" is measured once,
+through the same code path the sweep uses, so it stays right on any CPython
+version that reports reference counts for ordinary objects.
+
+The semantics of the strategies follow TensorFlow Java's
+``EagerSession.ResourceCleanupStrategy``.
+"""
+
+from __future__ import annotations
+
+import enum
+import gc
+import sys
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+from jax import tree_util
+
+__all__ = [
+    "DeviceStats",
+    "OwnershipRegistry",
+    "ResourceCleanupStrategy",
+    "SessionStats",
+]
+
+_ArrayImpl: type = type(jax.numpy.zeros(()))  # jaxlib's concrete jax.Array class
+_getrefcount = sys.getrefcount
+
+
+class ResourceCleanupStrategy(enum.Enum):
+    """When a session deletes the device buffers it owns and no longer needs.
+
+    As TensorFlow Java's ``EagerSession.ResourceCleanupStrategy``. Whatever the
+    strategy, :meth:`BaseSession.close` deletes every buffer the session still
+    owns, including arrays that user code still references (using one after
+    close raises JAX's ``RuntimeError: Array has been deleted``).
+
+    Attributes:
+      IN_BACKGROUND: (default) a daemon thread owned by the session finds
+        unused buffers — owned arrays with no Python reference left outside
+        the session — and deletes them while the session runs. The thread
+        polls about every millisecond while the session owns buffers (less
+        often when sweeps get long) and sleeps when it owns none. ``close()``
+        stops and joins it before the final sweep. The most reliable choice.
+      ON_SAFE_POINTS: no extra thread. Unused buffers are found and deleted
+        synchronously, in the calling thread, whenever a call into the
+        library reaches a safe point: entering ``Session.run``, a call of a
+        ``session.jit`` function, an eager op, ``track``, ``stats()`` and
+        ``sweep()``. The calling thread may block for the sweep, which is
+        O(number of owned buffers).
+      ON_SESSION_CLOSE: nothing is freed before ``close()``. A loop of ``m``
+        iterations producing ``n`` buffers each holds ``n*m`` buffers until
+        the session closes. The cheapest per call and the riskiest (device
+        out-of-memory); use it only for short-lived sessions.
+    """
+
+    IN_BACKGROUND = "IN_BACKGROUND"
+    ON_SAFE_POINTS = "ON_SAFE_POINTS"
+    ON_SESSION_CLOSE = "ON_SESSION_CLOSE"
+
+    @classmethod
+    def coerce(cls, value: Any) -> ResourceCleanupStrategy:
+        """Returns ``value`` as a strategy; accepts members and their names.
+
+        Raises:
+          ValueError: naming the bad value and listing the valid ones.
+        """
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            try:
+                return cls[value.upper()]
+            except KeyError:
+                pass
+        valid = ", ".join(m.name for m in cls)
+        raise ValueError(
+            f"Invalid resource cleanup strategy {value!r}; expected one of: {valid} "
+            "(members of jaxsess.ResourceCleanupStrategy or their names)."
+        )
+
+
+@dataclass(frozen=True)
+class DeviceStats:
+    """Owned buffers on one device. Bytes are bytes (not KiB)."""
+
+    live_buffers: int
+    live_bytes: int
+
+
+@dataclass(frozen=True)
+class SessionStats:
+    """A snapshot of what a session owns.
+
+    Attributes:
+      live_buffers: owned arrays not yet deleted (variables included).
+      live_bytes: their total size in bytes (``jax.Array.nbytes``; a sharded
+        array counts its logical size once).
+      peak_bytes: the largest ``live_bytes`` seen since the session opened.
+      allocated_buffers: arrays ever adopted by the session.
+      freed_buffers: arrays the session deleted, or found deleted by donation.
+      detached_buffers: arrays handed back to user code by ``detach``.
+      devices: per-device breakdown, keyed by ``str(device)``. An array
+        sharded over several devices counts its per-device shard bytes on each.
+      strategy: the session's cleanup strategy.
+      closed: whether the session is closed.
+    """
+
+    live_buffers: int
+    live_bytes: int
+    peak_bytes: int
+    allocated_buffers: int
+    freed_buffers: int
+    detached_buffers: int
+    devices: dict[str, DeviceStats] = field(default_factory=dict)
+    strategy: ResourceCleanupStrategy = ResourceCleanupStrategy.IN_BACKGROUND
+    closed: bool = False
+
+    def __repr__(self) -> str:
+        return (
+            f"SessionStats(strategy={self.strategy.name}, live_buffers={self.live_buffers}, "
+            f"live_bytes={self.live_bytes}, peak_bytes={self.peak_bytes}, "
+            f"allocated_buffers={self.allocated_buffers}, freed_buffers={self.freed_buffers}, "
+            f"closed={self.closed})"
+        )
+
+
+_nbytes_cache: dict[Any, int] = {}
+
+
+def _nbytes(arr: Any) -> int:
+    aval = arr.aval
+    n = _nbytes_cache.get(aval)
+    if n is None:
+        n = _nbytes_cache[aval] = int(arr.nbytes)
+    return n
+
+
+def _unreferenced(entries: list[tuple[int, tuple[Any, int]]], baseline: int) -> list[int]:
+    """Keys of ``entries`` whose array nothing outside the registry references.
+
+    Each array is referenced by its registry entry tuple, by the local ``arr``
+    and by ``getrefcount``'s argument; ``baseline`` is that count, measured.
+    """
+    dead = []
+    for key, entry in entries:
+        arr = entry[0]
+        if _getrefcount(arr) <= baseline:
+            dead.append(key)
+    return dead
+
+
+def _measure_baseline() -> int:
+    probe = object()
+    owned = {0: (probe, 0)}
+    del probe
+    entries = list(owned.items())
+    lo, hi = 0, 64
+    # The smallest threshold at which the probe (held only by `owned`) is found.
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _unreferenced(entries, mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+_BASELINE = _measure_baseline()
+
+_MIN_INTERVAL_S = 0.0005  # cleaner poll interval while buffers are owned
+_MAX_INTERVAL_S = 0.05
+_IDLE_WAIT_S = 1.0
+
+
+class OwnershipRegistry:
+    """The set of device arrays one session owns, and their deletion.
+
+    Thread-safe. Adopt arrays the session created (never user inputs), then
+    let the strategy delete the unused ones; ``close`` deletes the rest.
+
+    Args:
+      strategy: a :class:`ResourceCleanupStrategy`.
+      memory_limit_bytes: optional budget in bytes. When owned live bytes
+        exceed it, the next sweep first runs ``gc.collect()`` so that arrays
+        held only by reference cycles become unreferenced and are deleted.
+      name: used to name the cleaner thread.
+    """
+
+    def __init__(
+        self,
+        strategy: ResourceCleanupStrategy,
+        *,
+        memory_limit_bytes: int | None = None,
+        name: str = "session",
+    ) -> None:
+        self.strategy = strategy
+        self._lock = threading.RLock()
+        self._owned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); swept
+        self._pinned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); not swept
+        self._live_bytes = 0
+        self._peak_bytes = 0
+        self._allocated = 0
+        self._freed = 0
+        self._detached = 0
+        self._closed = False
+        if memory_limit_bytes is not None:
+            if int(memory_limit_bytes) <= 0:
+                raise ValueError(f"memory_limit_bytes must be positive, got {memory_limit_bytes!r}.")
+            if strategy is ResourceCleanupStrategy.ON_SESSION_CLOSE:
+                raise ValueError(
+                    "memory_limit_bytes needs a strategy that frees before close "
+                    "(IN_BACKGROUND or ON_SAFE_POINTS); ON_SESSION_CLOSE frees nothing before close()."
+                )
+            memory_limit_bytes = int(memory_limit_bytes)
+        self.memory_limit_bytes = memory_limit_bytes
+        self._collect_at = memory_limit_bytes
+        self._pressure = False
+        self.collections = 0  # gc.collect() runs triggered by the budget
+        self._young = 0  # adopted since the last sweep
+        # IN_BACKGROUND only: when more arrays than survived the last sweep have
+        # been adopted since, the adopting thread sweeps itself.
+        self._assist_at = 8 if strategy is ResourceCleanupStrategy.IN_BACKGROUND else sys.maxsize
+        self._wake = threading.Event()
+        self._stop = False
+        self._thread: threading.Thread | None = None
+        self.safe_point = self._noop
+        if strategy is ResourceCleanupStrategy.IN_BACKGROUND:
+            self._thread = threading.Thread(
+                target=self._clean_loop, name=f"jaxsess-cleaner[{name}]", daemon=True
+            )
+            self._thread.start()
+        elif strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
+            self.safe_point = self._sweep_at_safe_point
+
+    # -- adopting -----------------------------------------------------------
+
+    def adopt(self, arr: Any, *, pinned: bool = False) -> None:
+        """Takes ownership of one ``jax.Array`` (idempotent)."""
+        key = id(arr)
+        n = _nbytes(arr)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("Attempted to use a closed Session.")
+            if key in self._owned or key in self._pinned:
+                if pinned and key in self._owned:
+                    self._pinned[key] = self._owned.pop(key)
+                return
+            was_empty = not self._owned
+            (self._pinned if pinned else self._owned)[key] = (arr, n)
+            self._allocated += 1
+            live = self._live_bytes = self._live_bytes + n
+            if live > self._peak_bytes:
+                self._peak_bytes = live
+            if self._collect_at is not None and live > self._collect_at:
+                self._pressure = True
+                self._wake.set()
+            elif was_empty and self._thread is not None:
+                self._wake.set()
+            self._young += 1
+            assist = self._young > self._assist_at
+        if assist:
+            # The cleaner fell behind a fast producer: the caller helps once.
+            self.sweep()
+
+    def adopt_tree(self, tree: Any, exclude: Iterable[Any] = ()) -> None:
+        """Adopts every ``jax.Array`` leaf of ``tree`` except those in ``exclude``.
+
+        ``exclude`` holds arrays the session did not create (inputs that a
+        jitted function returned unchanged); they are compared by identity.
+        """
+        excluded: set[int] | None = None
+        for leaf in tree_util.tree_leaves(tree):
+            if isinstance(leaf, jax.Array):
+                if excluded is None:
+                    excluded = {id(x) for x in exclude}
+                if id(leaf) not in excluded:
+                    self.adopt(leaf)
+
+    def pin(self, arr: Any) -> None:
+        """Adopts ``arr`` as state the session references itself (a variable
+        value): never swept, deleted by :meth:`discard` or at close."""
+        self.adopt(arr, pinned=True)
+
+    def discard(self, arr: Any) -> None:
+        """Deletes an owned array now, referenced or not (a replaced variable
+        value). Arrays already deleted by donation count as freed."""
+        key = id(arr)
+        with self._lock:
+            entry = self._pinned.pop(key, None) or self._owned.pop(key, None)
+            if entry is not None:
+                self._free(entry)
+
+    def unpin(self, arr: Any) -> None:
+        """Moves a pinned array back to the swept set (freed once unused)."""
+        key = id(arr)
+        with self._lock:
+            entry = self._pinned.pop(key, None)
+            if entry is not None:
+                self._owned[key] = entry
+                self._wake.set()
+
+    def owns(self, arr: Any) -> bool:
+        key = id(arr)
+        with self._lock:
+            entry = self._owned.get(key) or self._pinned.get(key)
+            return entry is not None and entry[0] is arr
+
+    def release(self, arr: Any) -> bool:
+        """Gives up ownership of ``arr`` without deleting it; False if not owned."""
+        key = id(arr)
+        with self._lock:
+            entry = self._owned.get(key)
+            table = self._owned
+            if entry is None:
+                entry, table = self._pinned.get(key), self._pinned
+            if entry is None or entry[0] is not arr:
+                return False
+            del table[key]
+            self._live_bytes -= entry[1]
+            self._detached += 1
+            return True
+
+    # -- freeing ------------------------------------------------------------
+
+    def _free(self, entry: tuple[Any, int]) -> None:
+        # Caller holds the lock and has removed `entry` from its table.
+        arr = entry[0]
+        if not arr.is_deleted():
+            arr.delete()
+        self._live_bytes -= entry[1]
+        self._freed += 1
+
+    def sweep(self, *, collect: bool = False) -> int:
+        """Deletes every owned array that nothing outside the registry references.
+
+        Args:
+          collect: run ``gc.collect()`` first, so arrays kept alive only by
+            reference cycles are found too.
+
+        Returns:
+          The number of arrays freed (deleted now, or found deleted by donation).
+        """
+        if collect:
+            gc.collect()
+            self.collections += 1
+        with self._lock:
+            if not self._owned:
+                self._pressure = False
+                return 0
+            entries = list(self._owned.items())
+            dead = _unreferenced(entries, _BASELINE)
+            del entries
+            for key in dead:
+                self._free(self._owned.pop(key))
+            self._young = 0
+            if self._thread is not None:
+                self._assist_at = max(8, len(self._owned))
+            if collect and self.memory_limit_bytes is not None:
+                self._pressure = False
+                # Collect again only once the budget is exceeded by new growth.
+                self._collect_at = max(self.memory_limit_bytes, int(self._live_bytes * 1.25))
+            return len(dead)
+
+    def _noop(self) -> None:
+        return None
+
+    def _sweep_at_safe_point(self) -> None:
+        if self._owned:
+            self.sweep(collect=self._pressure)
+
+    def _clean_loop(self) -> None:
+        interval = _MIN_INTERVAL_S
+        while not self._stop:
+            if not self._owned and not self._pressure:
+                self._wake.wait(_IDLE_WAIT_S)
+                self._wake.clear()
+                continue
+            t0 = time.perf_counter()
+            try:
+                self.sweep(collect=self._pressure)
+            except Exception:  # pragma: no cover - never let the cleaner die
+                pass
+            spent = time.perf_counter() - t0
+            # Spend at most ~10% of the time sweeping.
+            interval = min(_MAX_INTERVAL_S, max(_MIN_INTERVAL_S, 9 * spent))
+            if self._wake.wait(interval):
+                self._wake.clear()
+
+    # -- closing ------------------------------------------------------------
+
+    def close(self, *, join_timeout: float | None = None) -> None:
+        """Stops and joins the cleaner thread, then deletes every owned array.
+
+        Idempotent. Arrays still referenced by user code are deleted too.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._stop = True
+        self._wake.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(join_timeout)
+        with self._lock:
+            for table in (self._owned, self._pinned):
+                while table:
+                    _, entry = table.popitem()
+                    try:
+                        self._free(entry)
+                    except Exception:  # pragma: no cover - backend already gone
+                        self._live_bytes -= entry[1]
+                        self._freed += 1
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def thread(self) -> threading.Thread | None:
+        """The cleaner thread (``IN_BACKGROUND`` only)."""
+        return self._thread
+
+    # -- stats --------------------------------------------------------------
+
+    def stats(self) -> SessionStats:
+        with self._lock:
+            per_device: dict[str, list[int]] = {}
+            for table in (self._owned, self._pinned):
+                for arr, n in table.values():
+                    try:
+                        shards = arr.addressable_shards if len(arr.sharding.device_set) > 1 else None
+                    except Exception:  # deleted by donation
+                        continue
+                    if shards is None:
+                        (dev,) = arr.sharding.device_set
+                        acc = per_device.setdefault(str(dev), [0, 0])
+                        acc[0] += 1
+                        acc[1] += n
+                    else:
+                        for shard in shards:
+                            acc = per_device.setdefault(str(shard.device), [0, 0])
+                            acc[0] += 1
+                            acc[1] += _nbytes(shard.data)
+            return SessionStats(
+                live_buffers=len(self._owned) + len(self._pinned),
+                live_bytes=self._live_bytes,
+                peak_bytes=self._peak_bytes,
+                allocated_buffers=self._allocated,
+                freed_buffers=self._freed,
+                detached_buffers=self._detached,
+                devices={k: DeviceStats(v[0], v[1]) for k, v in sorted(per_device.items())},
+                strategy=self.strategy,
+                closed=self._closed,
+            )
+
+    def live_arrays(self) -> list[Any]:
+        """The owned arrays (a new list; holding it keeps them referenced)."""
+        with self._lock:
+            return [e[0] for e in self._owned.values()] + [e[0] for e in self._pinned.values()]

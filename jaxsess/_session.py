@@ -1,0 +1,340 @@
+"""``BaseSession``: a scope that owns the device buffers it produces.
+
+Shared by every session type (graph ``Session``, ``InteractiveSession``,
+``EagerSession``). A session owns one :class:`OwnershipRegistry`; everything
+it returns — outputs of ``session.jit`` functions, of ``run``, of eager ops,
+variable values — is adopted there and deleted under the session's
+:class:`ResourceCleanupStrategy`, or at ``close()`` at the latest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import threading
+import warnings
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+import jax
+from jax import tree_util
+
+from jaxsess import _context
+from jaxsess._config import ConfigProto, apply_gpu_options
+from jaxsess._resources import (
+    OwnershipRegistry,
+    ResourceCleanupStrategy,
+    SessionStats,
+    _ArrayImpl,
+)
+
+__all__ = ["BaseSession", "get_default_session", "CLOSED_SESSION_MESSAGE"]
+
+CLOSED_SESSION_MESSAGE = "Attempted to use a closed Session."
+_T = TypeVar("_T")
+_ids = itertools.count()
+
+
+def _closed_error() -> RuntimeError:
+    return RuntimeError(CLOSED_SESSION_MESSAGE)
+
+
+def _release_unclosed(registry: OwnershipRegistry, label: str) -> None:
+    # Runs when a session is garbage-collected (or at interpreter exit) unclosed.
+    if registry.closed:
+        return
+    import sys
+
+    if not sys.is_finalizing():
+        warnings.warn(
+            f"{label} was garbage-collected without close(); releasing the "
+            f"{len(registry._owned) + len(registry._pinned)} device buffers it owned. "
+            "Close sessions explicitly or use `with`.",
+            ResourceWarning,
+            stacklevel=2,
+        )
+    registry.close(join_timeout=1.0)
+
+
+class BaseSession:
+    """A scope that owns device memory; the base of every jaxsess session.
+
+    Args:
+      cleanup: a :class:`ResourceCleanupStrategy` (or its name); when the
+        session deletes the buffers it owns. Default ``IN_BACKGROUND``.
+      config: a :class:`ConfigProto`; its GPU options are applied to JAX if
+        its backend has not started yet.
+      memory_limit_bytes: optional budget in bytes of owned live buffers.
+        When exceeded, the session runs ``gc.collect()`` and a sweep (in the
+        cleaner thread, or at the next safe point), so buffers held only by
+        reference cycles are reclaimed before the device runs out.
+      name: a label for ``repr`` and the cleaner thread.
+
+    Raises:
+      ValueError: for an unknown strategy (the message lists the valid ones)
+        or a non-positive ``memory_limit_bytes``.
+
+    The lifecycle follows ``tf.compat.v1.Session``: ``close()`` (idempotent),
+    ``closed``, ``with`` (closes on exit, also when the block raises) and
+    ``RuntimeError('Attempted to use a closed Session.')`` on use after close.
+    A session garbage-collected unclosed emits a ``ResourceWarning`` and
+    releases everything it owns.
+    """
+
+    _is_eager = False
+
+    def __init__(
+        self,
+        *,
+        cleanup: ResourceCleanupStrategy | str = ResourceCleanupStrategy.IN_BACKGROUND,
+        config: ConfigProto | None = None,
+        memory_limit_bytes: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        strategy = ResourceCleanupStrategy.coerce(cleanup)
+        if config is not None and not isinstance(config, ConfigProto):
+            raise TypeError(f"config must be a jaxsess.ConfigProto, got {type(config).__name__}.")
+        apply_gpu_options(config)
+        self._config = config if config is not None else ConfigProto()
+        self._name = name or f"{type(self).__name__}-{next(_ids)}"
+        self._registry = OwnershipRegistry(
+            strategy, memory_limit_bytes=memory_limit_bytes, name=self._name
+        )
+        self._closed = False
+        self._close_lock = threading.Lock()
+        self._jitted: list[Any] = []  # compiled-function caches owned by the session
+        self._default_cm: list[Any] = []
+        self._finalizer = weakref.finalize(
+            self, _release_unclosed, self._registry, f"{type(self).__name__} {self._name!r}"
+        )
+
+    # -- properties ---------------------------------------------------------
+
+    @property
+    def strategy(self) -> ResourceCleanupStrategy:
+        """The session's :class:`ResourceCleanupStrategy`."""
+        return self._registry.strategy
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
+        return self._closed
+
+    @property
+    def config(self) -> ConfigProto:
+        return self._config
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise _closed_error()
+
+    # -- ownership ----------------------------------------------------------
+
+    def jit(self, fn: Callable[..., Any], **jax_jit_kwargs: Any) -> Callable[..., Any]:
+        """``jax.jit(fn, **jax_jit_kwargs)`` whose outputs the session owns.
+
+        Args:
+          fn: the function to compile; any pytree of arrays in and out.
+          **jax_jit_kwargs: passed to ``jax.jit`` (``static_argnums``,
+            ``donate_argnums``, ``in_shardings``, ...).
+
+        Returns:
+          A callable with ``jax.jit`` semantics. Every ``jax.Array`` leaf of
+          its output that is not one of its inputs is adopted by the session.
+          ``.lower``/``.trace``/``.eval_shape`` are forwarded. Its compile
+          cache is cleared when the session closes.
+
+        Raises:
+          TypeError: ``fn`` is not callable.
+          RuntimeError: the session is closed (also when the result is called).
+        """
+        self._check_open()
+        if not callable(fn):
+            raise TypeError(
+                f"jit expects a callable, got {type(fn).__name__}: {fn!r:.80}"
+            )
+        jitted = jax.jit(fn, **jax_jit_kwargs)
+        self._jitted.append(jitted)
+        registry = self._registry
+        adopt = registry.adopt
+        session = self
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if session._closed:
+                raise _closed_error()
+            registry.safe_point()
+            out = jitted(*args, **kwargs)
+            if type(out) is _ArrayImpl:
+                if not any(out is a for a in args):
+                    adopt(out)
+            else:
+                registry.adopt_tree(out, _input_id_objs(args, kwargs))
+            return out
+
+        call.lower = jitted.lower  # type: ignore[attr-defined]
+        call.trace = jitted.trace  # type: ignore[attr-defined]
+        call.eval_shape = jitted.eval_shape  # type: ignore[attr-defined]
+        call.jitted = jitted  # type: ignore[attr-defined]
+        return call
+
+    def track(self, tree: _T) -> _T:
+        """Adopts every ``jax.Array`` leaf of ``tree``; returns ``tree`` unchanged.
+
+        Use it for arrays created outside the session that it should free.
+        A safe point (``ON_SAFE_POINTS`` sweeps here).
+
+        Raises:
+          RuntimeError: the session is closed.
+        """
+        self._check_open()
+        self._registry.safe_point()
+        self._registry.adopt_tree(tree)
+        return tree
+
+    def detach(self, tree: _T) -> _T:
+        """Hands ownership of every ``jax.Array`` leaf of ``tree`` back to the caller.
+
+        Detached arrays are never deleted by the session and survive
+        ``close()``. Returns ``tree`` unchanged.
+
+        Raises:
+          ValueError: a leaf is not owned by this session (the message names
+            it by shape and dtype and its position in the tree).
+          RuntimeError: the session is closed.
+        """
+        self._check_open()
+        leaves_with_path = tree_util.tree_flatten_with_path(tree)[0]
+        arrays = [(p, x) for p, x in leaves_with_path if isinstance(x, jax.Array)]
+        for path, x in arrays:
+            if not self._registry.owns(x):
+                where = tree_util.keystr(path) or "<root>"
+                raise ValueError(
+                    f"Cannot detach array at {where} ({_describe(x)}): it is not owned by "
+                    f"session {self._name!r}."
+                )
+        for _, x in arrays:
+            self._registry.release(x)
+        return tree
+
+    def owns(self, array: Any) -> bool:
+        """Whether ``array`` is owned by this session."""
+        return self._registry.owns(array)
+
+    def sweep(self, *, collect: bool = False) -> int:
+        """Deletes every owned buffer nothing references, now, whatever the strategy.
+
+        Args:
+          collect: run ``gc.collect()`` first (finds buffers held only by
+            reference cycles).
+
+        Returns:
+          The number of buffers freed.
+        """
+        self._check_open()
+        return self._registry.sweep(collect=collect)
+
+    def stats(self) -> SessionStats:
+        """A :class:`SessionStats` snapshot. A safe point. Works after close too."""
+        if not self._closed:
+            self._registry.safe_point()
+        return self._registry.stats()
+
+    # -- lifecycle ----------------------------------------------------------
+
+    def close(self) -> None:
+        """Closes the session: frees every buffer it owns. Idempotent.
+
+        Stops and joins the cleaner thread (``IN_BACKGROUND``), deletes every
+        owned array — also those user code still references, whose later use
+        raises JAX's "Array has been deleted" ``RuntimeError`` — and drops
+        the session's compiled executables. As ``tf.compat.v1.Session.close``.
+        """
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        self._on_close()
+        self._registry.close()
+        for jitted in self._jitted:
+            with contextlib.suppress(Exception):
+                jitted.clear_cache()
+        self._jitted.clear()
+        self._finalizer.detach()
+
+    def _on_close(self) -> None:
+        """Hook for subclasses: drop plans and state before buffers are freed."""
+
+    def __enter__(self: _T) -> _T:
+        self._check_open()  # type: ignore[attr-defined]
+        cm = self.as_default()  # type: ignore[attr-defined]
+        cm.__enter__()
+        self._default_cm.append(cm)  # type: ignore[attr-defined]
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        try:
+            if self._default_cm:
+                self._default_cm.pop().__exit__(exc_type, exc, tb)
+        finally:
+            self.close()
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[BaseSession]:
+        """Makes this the thread's default session inside a ``with`` block.
+
+        Does not close the session on exit, as ``tf.compat.v1.Session.as_default``.
+        """
+        stack = _context.session_stack()
+        stack.append(self)
+        try:
+            yield self
+        finally:
+            _remove_last(stack, self)
+
+    def __repr__(self) -> str:
+        s = self._registry.stats()
+        state = "closed" if self._closed else "open"
+        return (
+            f"<{type(self).__name__} {self._name!r} {state} strategy={s.strategy.name} "
+            f"live_buffers={s.live_buffers} live_bytes={s.live_bytes} peak_bytes={s.peak_bytes}>"
+        )
+
+
+def _remove_last(stack: list[Any], item: Any) -> None:
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is item:
+            del stack[i]
+            return
+
+
+def _input_id_objs(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    if not kwargs:
+        for a in args:
+            if type(a) is not _ArrayImpl:
+                break
+        else:
+            return list(args)
+    return tree_util.tree_leaves((args, kwargs))
+
+
+def _describe(x: Any) -> str:
+    try:
+        return f"{x.dtype}{list(x.shape)}"
+    except Exception:
+        return type(x).__name__
+
+
+def get_default_session() -> Any:
+    """The innermost session made default in this thread, or ``None``.
+
+    As ``tf.compat.v1.get_default_session``.
+    """
+    stack = _context.session_stack()
+    return stack[-1] if stack else None

@@ -1,0 +1,823 @@
+"""``Graph``, ``Operation``, ``Tensor`` and ``TensorShape``, as ``tf.compat.v1``.
+
+A graph is an append-only list of operations; creation order is a valid
+topological order (an op's inputs exist before it). Name scopes, control
+dependencies and device scopes are per graph and per thread, as in TF1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import re
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from jaxsess import _context
+from jaxsess import dtypes as _dtypes
+
+__all__ = [
+    "Graph",
+    "GraphKeys",
+    "Operation",
+    "Tensor",
+    "TensorShape",
+    "Dimension",
+    "get_default_graph",
+    "reset_default_graph",
+    "name_scope",
+    "control_dependencies",
+    "device",
+    "add_to_collection",
+    "get_collection",
+    "get_collection_ref",
+]
+
+_VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+
+
+class GraphKeys:
+    """Standard collection names, as ``tf.compat.v1.GraphKeys``."""
+
+    GLOBAL_VARIABLES = "variables"
+    LOCAL_VARIABLES = "local_variables"
+    MODEL_VARIABLES = "model_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    SUMMARIES = "summaries"
+    QUEUE_RUNNERS = "queue_runners"
+    TABLE_INITIALIZERS = "table_initializer"
+    ASSET_FILEPATHS = "asset_filepaths"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    CONCATENATED_VARIABLES = "concatenated_variables"
+    SAVERS = "savers"
+    WEIGHTS = "weights"
+    BIASES = "biases"
+    ACTIVATIONS = "activations"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    TRAIN_OP = "train_op"
+    INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    READY_OP = "ready_op"
+    GLOBAL_STEP = "global_step"
+    COND_CONTEXT = "cond_context"
+    WHILE_CONTEXT = "while_context"
+
+
+class Dimension:
+    """Kept for TF1 code that calls ``tf.Dimension``; shapes hold ints/None."""
+
+    def __new__(cls, value: Any) -> Any:  # type: ignore[misc]
+        return None if value is None else int(value)
+
+
+class TensorShape:
+    """A possibly partially known shape, as ``tf.TensorShape`` (v2 behaviour:
+    indexing gives ``int`` or ``None``).
+
+    Args:
+      dims: ``None`` (unknown rank) or a sequence of ``int``/``None``.
+    """
+
+    __slots__ = ("_dims",)
+
+    def __init__(self, dims: Any) -> None:
+        if dims is None:
+            self._dims: tuple[int | None, ...] | None = None
+        elif isinstance(dims, TensorShape):
+            self._dims = dims._dims
+        else:
+            if isinstance(dims, int):
+                dims = (dims,)
+            self._dims = tuple(_dim(d) for d in dims)
+
+    @property
+    def dims(self) -> list[int | None] | None:
+        return None if self._dims is None else list(self._dims)
+
+    @property
+    def ndims(self) -> int | None:
+        return None if self._dims is None else len(self._dims)
+
+    rank = ndims
+
+    def as_list(self) -> list[int | None]:
+        if self._dims is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape.")
+        return list(self._dims)
+
+    def as_tuple(self) -> tuple[int | None, ...] | None:
+        return self._dims
+
+    def is_fully_defined(self) -> bool:
+        return self._dims is not None and all(d is not None for d in self._dims)
+
+    def num_elements(self) -> int | None:
+        if not self.is_fully_defined():
+            return None
+        n = 1
+        for d in self._dims:  # type: ignore[union-attr]
+            n *= d  # type: ignore[operator]
+        return n
+
+    def is_compatible_with(self, other: Any) -> bool:
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return True
+        if len(self._dims) != len(other._dims):
+            return False
+        return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
+
+    def merge_with(self, other: Any) -> TensorShape:
+        other = as_shape(other)
+        if self._dims is None:
+            return other
+        if other._dims is None:
+            return self
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
+
+    def assert_is_compatible_with(self, other: Any) -> None:
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
+
+    def assert_has_rank(self, rank: int) -> None:
+        if self._dims is not None and len(self._dims) != rank:
+            raise ValueError(f"Shape {self} must have rank {rank}")
+
+    def with_rank(self, rank: int) -> TensorShape:
+        if self._dims is None:
+            return TensorShape([None] * rank)
+        self.assert_has_rank(rank)
+        return self
+
+    def concatenate(self, other: Any) -> TensorShape:
+        other = as_shape(other)
+        if self._dims is None or other._dims is None:
+            return TensorShape(None)
+        return TensorShape(self._dims + other._dims)
+
+    def __len__(self) -> int:
+        if self._dims is None:
+            raise ValueError("Cannot take the length of shape with unknown rank.")
+        return len(self._dims)
+
+    def __iter__(self) -> Iterator[int | None]:
+        if self._dims is None:
+            raise ValueError("Cannot iterate over a shape with unknown rank.")
+        return iter(self._dims)
+
+    def __getitem__(self, key: Any) -> Any:
+        if self._dims is None:
+            return TensorShape(None) if isinstance(key, slice) else None
+        if isinstance(key, slice):
+            return TensorShape(self._dims[key])
+        return self._dims[key]
+
+    def __eq__(self, other: Any) -> bool:
+        try:
+            other = as_shape(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+        return self._dims == other._dims
+
+    def __hash__(self) -> int:
+        return hash(self._dims)
+
+    def __bool__(self) -> bool:
+        return self._dims is not None
+
+    def __repr__(self) -> str:
+        return f"TensorShape({self.dims})"
+
+    def __str__(self) -> str:
+        if self._dims is None:
+            return "<unknown>"
+        if len(self._dims) == 1:
+            return f"({self._dims[0]},)"
+        return "(" + ", ".join(str(d) for d in self._dims) + ")"
+
+    def tf_str(self) -> str:
+        """TF's message form: ``[?,3]`` (or ``<unknown>``)."""
+        if self._dims is None:
+            return "<unknown>"
+        return "[" + ",".join("?" if d is None else str(d) for d in self._dims) + "]"
+
+
+def _dim(d: Any) -> int | None:
+    if d is None:
+        return None
+    if hasattr(d, "value"):
+        d = d.value
+        if d is None:
+            return None
+    d = int(d)
+    if d == -1:
+        return None
+    if d < 0:
+        raise ValueError(f"Dimension {d} must be >= 0")
+    return d
+
+
+def as_shape(shape: Any) -> TensorShape:
+    return shape if isinstance(shape, TensorShape) else TensorShape(shape)
+
+
+class Tensor:
+    """A symbolic handle to one output of an :class:`Operation`, as ``tf.Tensor``.
+
+    Hashable by identity; ``==`` is identity, as in TF1 graph mode. Python
+    operators (``+ - * / // % ** @``, unary ``-``, ``abs``, comparisons
+    ``< <= > >=`` and ``& | ~``) add ops to the tensor's graph.
+    """
+
+    __slots__ = ("_op", "_value_index", "_dtype", "_shape", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, op: Operation, value_index: int, dtype: _dtypes.DType, shape: TensorShape) -> None:
+        self._op = op
+        self._value_index = value_index
+        self._dtype = dtype
+        self._shape = shape
+
+    @property
+    def op(self) -> Operation:
+        return self._op
+
+    @property
+    def value_index(self) -> int:
+        return self._value_index
+
+    @property
+    def dtype(self) -> _dtypes.DType:
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    def get_shape(self) -> TensorShape:
+        return self._shape
+
+    def set_shape(self, shape: Any) -> None:
+        """Refines the static shape, as ``tf.Tensor.set_shape``.
+
+        Raises:
+          ValueError: ``shape`` is incompatible with the current shape.
+        """
+        self._shape = self._shape.merge_with(shape)
+
+    @property
+    def name(self) -> str:
+        return f"{self._op.name}:{self._value_index}"
+
+    @property
+    def graph(self) -> Graph:
+        return self._op.graph
+
+    @property
+    def device(self) -> str:
+        return self._op.device
+
+    @property
+    def consumers(self) -> list[Operation]:
+        return [op for op in self._op.graph._ops if any(t is self for t in op.inputs)]
+
+    def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
+        """Runs the graph to compute this tensor, as ``tf.Tensor.eval``.
+
+        Uses ``session``, or the default session.
+
+        Raises:
+          ValueError: no session given and no default session.
+        """
+        from jaxsess._graph_session import _run_with_default
+
+        return _run_with_default(self, feed_dict, session, "evaluate tensor")
+
+    def __repr__(self) -> str:
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    def __str__(self) -> str:
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            "Using a `tf.Tensor` as a Python `bool` is not allowed. Use `if t is not None:` "
+            "instead of `if t:` or use jaxsess.cond to execute subgraphs conditioned on the "
+            "value of a tensor."
+        )
+
+    def __iter__(self) -> Iterator[Tensor]:
+        raise TypeError("Tensor objects are only iterable when eager execution is enabled.")
+
+    def __len__(self) -> int:
+        raise TypeError(
+            f"len is not well defined for symbolic Tensors ({self.name}). Use tf.shape or tensor.shape."
+        )
+
+    __hash__ = object.__hash__
+
+    # Operators are installed by jaxsess.ops (they need the op library).
+
+
+class Operation:
+    """A node of a :class:`Graph`, as ``tf.Operation``.
+
+    Attributes:
+      name: unique in its graph (``'add'``, ``'scope/add_1'``).
+      type: the registered op type (``'AddV2'``).
+      inputs: the data inputs (tuple of :class:`Tensor`).
+      outputs: the outputs (list of :class:`Tensor`).
+      control_inputs: ops that must run before this one.
+      device: the requested device string ('' when none).
+      graph: the owning graph.
+    """
+
+    __slots__ = (
+        "_graph", "_name", "_type", "_inputs", "_outputs", "_control_inputs",
+        "_device", "_attrs", "_id", "_op_def", "__weakref__",
+    )
+
+    def __init__(
+        self,
+        graph: Graph,
+        name: str,
+        op_def: Any,
+        inputs: Sequence[Tensor],
+        attrs: dict[str, Any],
+        control_inputs: Sequence[Operation],
+        device: str,
+        op_id: int,
+    ) -> None:
+        self._graph = graph
+        self._name = name
+        self._type = op_def.type
+        self._op_def = op_def
+        self._inputs = tuple(inputs)
+        self._attrs = attrs
+        self._control_inputs = list(control_inputs)
+        self._device = device
+        self._id = op_id
+        self._outputs: list[Tensor] = []
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def type(self) -> str:
+        return self._type
+
+    @property
+    def inputs(self) -> tuple[Tensor, ...]:
+        return self._inputs
+
+    @property
+    def outputs(self) -> list[Tensor]:
+        return self._outputs
+
+    @property
+    def control_inputs(self) -> list[Operation]:
+        return self._control_inputs
+
+    @property
+    def device(self) -> str:
+        return self._device
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        return self._attrs
+
+    @property
+    def node_def(self) -> dict[str, Any]:
+        return {
+            "name": self._name,
+            "op": self._type,
+            "input": [t.name for t in self._inputs] + ["^" + c.name for c in self._control_inputs],
+            "device": self._device,
+        }
+
+    def get_attr(self, name: str) -> Any:
+        """The attribute ``name`` of this op.
+
+        Raises:
+          ValueError: the op has no such attribute.
+        """
+        if name not in self._attrs:
+            raise ValueError(f"Operation '{self._name}' has no attr named '{name}'.")
+        return self._attrs[name]
+
+    def _add_control_input(self, op: Operation) -> None:
+        if op not in self._control_inputs:
+            self._control_inputs.append(op)
+
+    def run(self, feed_dict: Any = None, session: Any = None) -> None:
+        """Runs this op in ``session`` or the default session, as ``tf.Operation.run``."""
+        from jaxsess._graph_session import _run_with_default
+
+        _run_with_default(self, feed_dict, session, "execute operation")
+
+    def __repr__(self) -> str:
+        return f"<tf.Operation '{self._name}' type={self._type}>"
+
+    __hash__ = object.__hash__
+
+
+class _ThreadScopes(threading.local):
+    def __init__(self) -> None:
+        self.name_stack = ""
+        self.control: list[list[Operation] | None] = []
+        self.devices: list[str | None] = []
+        self.colocate: list[Any] = []
+
+
+class Graph:
+    """A TF1 computation graph, as ``tf.compat.v1.Graph``.
+
+    Ops are added by the op functions while the graph is the default
+    (``with g.as_default():``). ``finalize()`` makes it read-only.
+    """
+
+    _is_eager = False
+
+    def __init__(self) -> None:
+        self._ops: list[Operation] = []
+        self._by_name: dict[str, Operation] = {}
+        self._names_in_use: dict[str, int] = {}
+        self._collections: dict[str, list[Any]] = {}
+        self._finalized = False
+        self._lock = threading.RLock()
+        self._scopes = _ThreadScopes()
+        self._next_id = itertools.count()
+        self.seed: int | None = None
+        self._version = 0
+        self._variables: dict[str, Any] = {}  # variable name -> Variable (jaxsess.ops.state)
+        self._var_scope_store: Any = None
+
+    # -- defaults -----------------------------------------------------------
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Graph]:
+        """Makes this the thread's default graph inside a ``with`` block."""
+        stack = _context.execution_stack()
+        stack.append(self)
+        try:
+            yield self
+        finally:
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i] is self:
+                    del stack[i]
+                    break
+
+    # -- ops ------------------------------------------------------------------
+
+    @property
+    def finalized(self) -> bool:
+        return self._finalized
+
+    def finalize(self) -> None:
+        """Makes the graph read-only: adding an op raises ``RuntimeError``."""
+        self._finalized = True
+
+    def _unsafe_unfinalize(self) -> None:
+        self._finalized = False
+
+    @property
+    def version(self) -> int:
+        return self._version
+
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        """``name`` under the current name scope, made unique (``add``, ``add_1``)."""
+        scope = self._scopes.name_stack
+        if scope:
+            name = scope + "/" + name
+        with self._lock:
+            key = name.lower()
+            i = self._names_in_use.get(key, 0)
+            if mark_as_used:
+                self._names_in_use[key] = i + 1
+            if i > 0:
+                base = name
+                while True:
+                    name = f"{base}_{i}"
+                    if name.lower() not in self._names_in_use:
+                        break
+                    i += 1
+                if mark_as_used:
+                    self._names_in_use[name.lower()] = 1
+            return name
+
+    def _create_op(
+        self,
+        op_def: Any,
+        inputs: Sequence[Tensor],
+        attrs: dict[str, Any],
+        name: str | None,
+        output_specs: Sequence[tuple[TensorShape, _dtypes.DType]],
+        control_inputs: Iterable[Operation] = (),
+    ) -> Operation:
+        if self._finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
+        if name is not None and name.endswith("/"):
+            op_name = name[:-1]  # a scope name given verbatim, as TF1
+        else:
+            base = name or op_def.default_name
+            if not _VALID_OP_NAME.match(base):
+                raise ValueError(f"'{base}' is not a valid node name")
+            op_name = self.unique_name(base)
+        controls: list[Operation] = []
+        for ctl in self._scopes.control:
+            if ctl is None:
+                controls = []
+            else:
+                controls.extend(c for c in ctl if c not in controls)
+        # Ops whose inputs already depend on a control input skip it, as TF1.
+        input_ops = {t.op for t in inputs}
+        controls = [c for c in controls if c not in input_ops]
+        for c in control_inputs:
+            if c not in controls:
+                controls.append(c)
+        device_str = ""
+        for d in self._scopes.devices:
+            device_str = "" if d is None else _merge_device(device_str, d)
+        with self._lock:
+            if op_name in self._by_name:
+                raise ValueError(f"Duplicate node name in graph: '{op_name}'")
+            op = Operation(self, op_name, op_def, inputs, attrs, controls, device_str, next(self._next_id))
+            op._outputs = [Tensor(op, i, dt, shape) for i, (shape, dt) in enumerate(output_specs)]
+            self._ops.append(op)
+            self._by_name[op_name] = op
+            self._names_in_use.setdefault(op_name.lower(), 1)
+            self._version += 1
+        return op
+
+    def get_operations(self) -> list[Operation]:
+        """All ops, in creation order."""
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        """The op called ``name``.
+
+        Raises:
+          KeyError: no op has that name (names the graph's similar ops).
+          ValueError: ``name`` looks like a tensor name (``'x:0'``).
+          TypeError: ``name`` is not a string.
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings (or similar), not {type(name).__name__}.")
+        if ":" in name:
+            raise ValueError(
+                f"Name '{name}' appears to refer to a Tensor, not an Operation."
+            )
+        op = self._by_name.get(name)
+        if op is None:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+        return op
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        """The tensor called ``name`` (``'op:index'``).
+
+        Raises:
+          KeyError: the op does not exist, or has no such output.
+          ValueError: ``name`` is an op name without ``:index``.
+          TypeError: ``name`` is not a string.
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
+        op_name, sep, index = name.rpartition(":")
+        if not sep or not index.isdigit():
+            raise ValueError(
+                f"The name '{name}' looks like an (invalid) Operation name, not a Tensor. "
+                "Tensor names must be of the form \"<op_name>:<output_index>\"."
+            )
+        op = self._by_name.get(op_name)
+        if op is None:
+            raise KeyError(
+                f"The name '{name}' refers to a Tensor which does not exist. "
+                f"The operation, '{op_name}', does not exist in the graph."
+            )
+        i = int(index)
+        if i >= len(op.outputs):
+            raise KeyError(
+                f"The name '{name}' refers to a Tensor which does not exist. The operation, "
+                f"'{op_name}', exists but only has {len(op.outputs)} outputs."
+            )
+        return op.outputs[i]
+
+    def as_graph_element(self, obj: Any, allow_tensor: bool = True, allow_operation: bool = True) -> Any:
+        """Resolves a name, ``Tensor`` or ``Operation`` to an element of this graph.
+
+        Raises:
+          ValueError: the element belongs to another graph.
+          KeyError: a name that is not in the graph.
+          TypeError: an object that cannot be a graph element.
+        """
+        if isinstance(obj, str):
+            if ":" in obj and allow_tensor:
+                return self.get_tensor_by_name(obj)
+            if allow_operation:
+                return self.get_operation_by_name(obj)
+            raise ValueError(f"Name '{obj}' refers to an Operation, not a Tensor.")
+        if isinstance(obj, Tensor) and allow_tensor:
+            if obj.graph is not self:
+                raise ValueError(f"Tensor {obj} is not an element of this graph.")
+            return obj
+        if isinstance(obj, Operation) and allow_operation:
+            if obj.graph is not self:
+                raise ValueError(f"Operation {obj!r} is not an element of this graph.")
+            return obj
+        conv = getattr(obj, "_as_graph_element", None)
+        if conv is not None:
+            return self.as_graph_element(conv(), allow_tensor, allow_operation)
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation.")
+
+    # -- scopes ---------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def name_scope(self, name: str | None) -> Iterator[str]:
+        """Prefixes the names of ops created inside, as ``tf.Graph.name_scope``.
+
+        ``name`` ending in ``/`` re-enters an existing scope verbatim; ``None``
+        or ``''`` resets to the top level. Yields the scope string (``'a/'``).
+        """
+        old = self._scopes.name_stack
+        if not name:
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            new = self.unique_name(name)
+        self._scopes.name_stack = new
+        try:
+            yield (new + "/") if new else ""
+        finally:
+            self._scopes.name_stack = old
+
+    def get_name_scope(self) -> str:
+        return self._scopes.name_stack
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs: Iterable[Any] | None) -> Iterator[None]:
+        """Ops created inside run after ``control_inputs``, as TF1.
+
+        ``None`` clears the outer dependencies. Tensors stand for their ops.
+        """
+        if control_inputs is None:
+            entry: list[Operation] | None = None
+        else:
+            entry = []
+            for c in control_inputs:
+                c = getattr(c, "_as_graph_element", lambda c=c: c)()
+                if isinstance(c, Tensor):
+                    c = c.op
+                if not isinstance(c, Operation):
+                    raise TypeError(f"Control input must be an Operation or Tensor, got {c!r}.")
+                if c.graph is not self:
+                    raise ValueError(f"Control input {c.name!r} is not an element of this graph.")
+                entry.append(c)
+        self._scopes.control.append(entry)
+        try:
+            yield
+        finally:
+            self._scopes.control.pop()
+
+    @contextlib.contextmanager
+    def device(self, device_name: Any) -> Iterator[None]:
+        """Requests a device for ops created inside, as ``tf.Graph.device``.
+
+        ``device_name`` is a string (``'/cpu:0'``, ``'/device:GPU:1'``,
+        ``'/job:localhost/replica:0/task:0/device:CPU:0'``) or ``None`` to clear.
+        Malformed strings raise ``ValueError`` here; devices that do not exist
+        are found when a session places the op.
+        """
+        if device_name is not None and not isinstance(device_name, str):
+            if callable(device_name):
+                raise TypeError("Device functions are not supported; pass a device string.")
+            device_name = str(device_name)
+        if device_name:
+            from jaxsess.graph._placement import parse_device
+
+            parse_device(device_name)  # validates
+        self._scopes.devices.append(device_name or None)
+        try:
+            yield
+        finally:
+            self._scopes.devices.pop()
+
+    # -- collections ----------------------------------------------------------
+
+    def add_to_collection(self, name: str, value: Any) -> None:
+        with self._lock:
+            self._collections.setdefault(name, []).append(value)
+
+    def add_to_collections(self, names: Iterable[str] | str, value: Any) -> None:
+        if isinstance(names, str):
+            names = [names]
+        for n in set(names):
+            self.add_to_collection(n, value)
+
+    def get_collection_ref(self, name: str) -> list[Any]:
+        with self._lock:
+            return self._collections.setdefault(name, [])
+
+    def get_collection(self, name: str, scope: str | None = None) -> list[Any]:
+        with self._lock:
+            items = list(self._collections.get(name, []))
+        if scope is None:
+            return items
+        pat = re.compile(scope)
+        return [x for x in items if pat.match(getattr(x, "name", "") or "")]
+
+    def get_all_collection_keys(self) -> list[str]:
+        return [k for k, v in self._collections.items() if v]
+
+    def clear_collection(self, name: str) -> None:
+        with self._lock:
+            self._collections.pop(name, None)
+
+    def __repr__(self) -> str:
+        return f"<jaxsess.Graph with {len(self._ops)} ops at {id(self):#x}>"
+
+
+def _merge_device(outer: str, inner: str) -> str:
+    from jaxsess.graph._placement import merge_device
+
+    return merge_device(outer, inner)
+
+
+_default_graph_lock = threading.Lock()
+_global_default_graph: Graph | None = None
+
+
+def get_default_graph() -> Graph:
+    """The innermost graph made default in this thread, else the global default.
+
+    As ``tf.compat.v1.get_default_graph``.
+    """
+    for entry in reversed(_context.execution_stack()):
+        if isinstance(entry, Graph):
+            return entry
+    global _global_default_graph
+    g = _global_default_graph
+    if g is None:
+        with _default_graph_lock:
+            if _global_default_graph is None:
+                _global_default_graph = Graph()
+            g = _global_default_graph
+    return g
+
+
+def reset_default_graph() -> None:
+    """Replaces the global default graph with a new, empty one.
+
+    Raises:
+      AssertionError: called inside a ``with graph.as_default()`` block or
+        while a default session is active, as TF1.
+    """
+    if any(isinstance(e, Graph) for e in _context.execution_stack()) or _context.session_stack():
+        raise AssertionError(
+            "Do not use tf.reset_default_graph() to clear nested graphs. If you need a "
+            "cleared graph, exit the nesting and create a new graph."
+        )
+    global _global_default_graph
+    with _default_graph_lock:
+        _global_default_graph = Graph()
+
+
+def name_scope(name: str | None, default_name: str | None = None, values: Any = None) -> Any:
+    """``get_default_graph().name_scope(name or default_name)``, as ``tf.compat.v1.name_scope``."""
+    return get_default_graph().name_scope(name if name is not None else default_name)
+
+
+def control_dependencies(control_inputs: Iterable[Any] | None) -> Any:
+    """As ``tf.control_dependencies`` on the default graph."""
+    return get_default_graph().control_dependencies(control_inputs)
+
+
+def device(device_name: Any) -> Any:
+    """As ``tf.device`` on the default graph."""
+    return get_default_graph().device(device_name)
+
+
+def add_to_collection(name: str, value: Any) -> None:
+    get_default_graph().add_to_collection(name, value)
+
+
+def add_to_collections(names: Any, value: Any) -> None:
+    get_default_graph().add_to_collections(names, value)
+
+
+def get_collection(key: str, scope: str | None = None) -> list[Any]:
+    return get_default_graph().get_collection(key, scope)
+
+
+def get_collection_ref(key: str) -> list[Any]:
+    return get_default_graph().get_collection_ref(key)

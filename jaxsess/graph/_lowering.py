@@ -1,0 +1,427 @@
+"""Lowering: a pruned graph becomes one pure, jitted JAX function.
+
+A :class:`Plan` is built once per (fetches, feeds, targets) signature:
+
+1. **prune** — keep the ops the fetches and targets need (through data and
+   control inputs), stopping at fed tensors;
+2. **order** — creation order is a topological order;
+3. **resolve state** — decide, for every read of a variable, which value it
+   sees (see below), which variables the plan must read at the start of the
+   run, which it writes, and which random ops it draws from;
+4. **build** ``fn(donated_state, kept_state, feeds) ->
+   (fetches, new_state)`` and ``jax.jit`` it, donating the state buffers the
+   run overwrites.
+
+What a read sees when the same run assigns the variable: a read ordered
+after an assign to the same variable by a data or control dependency (an
+ancestor of the reading op) sees the value of the latest such assign;
+otherwise it sees the value at the start of the run. A fetched variable
+tensor is the value at the start of the run. After the run, a written
+variable holds the value of its last assign (in creation order).
+
+State slots are keyed by the ``VariableV2`` op (variables) or by
+``("rng", op)`` (the draw counter of a random op, which starts at 0 in each
+session and advances by one per run, so every run draws new values and a new
+session with the same seeds repeats the sequence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxsess import errors
+from jaxsess.graph._graph import Operation, Tensor
+
+__all__ = ["Plan", "build_plan", "RunContext", "ShapeContext", "EagerStateContext", "Evaluator"]
+
+VARIABLE_OP = "VariableV2"
+
+
+def rng_slot(op: Operation) -> tuple[str, Operation]:
+    return ("rng", op)
+
+
+class ShapeContext:
+    """The run context seen by ``jax.eval_shape`` during shape inference."""
+
+    def rng_key(self, op: Any = None) -> Any:
+        return jax.random.key(0)
+
+    def read_variable(self, var_op: Any = None) -> Any:  # pragma: no cover - vars infer by attrs
+        raise NotImplementedError
+
+    def assign_variable(self, var_op: Any, value: Any) -> Any:
+        return value
+
+
+class RunContext:
+    """What stateful op implementations see while a plan is traced.
+
+    ``read_variable(var_op)`` — the value this op sees (ordering rule);
+    ``assign_variable(var_op, value)`` — record the op's assignment;
+    ``rng_key()`` — a fresh key for the current random op.
+    """
+
+    def __init__(self, ev: Evaluator) -> None:
+        self._ev = ev
+
+    def read_variable(self, var_op: Operation) -> Any:
+        return self._ev.read_var(self._ev.current_op, var_op)
+
+    def assign_variable(self, var_op: Operation, value: Any) -> Any:
+        return self._ev.assign_var(self._ev.current_op, var_op, value)
+
+    def rng_key(self) -> Any:
+        return self._ev.rng_key(self._ev.current_op)
+
+
+class Evaluator:
+    """Evaluates ops in order inside a trace (or eagerly for constant folding).
+
+    Attributes:
+      env: tensor -> value.
+      state: state slot -> value at the start of the run.
+      assigned: assign op -> the value it wrote.
+    """
+
+    def __init__(self, plan: Plan, state: dict[Any, Any], env: dict[Tensor, Any]) -> None:
+        self.plan = plan
+        self.state = state
+        self.env = env
+        self.assigned: dict[Operation, Any] = {}
+        self.current_op: Operation | None = None
+        self.ctx = RunContext(self)
+
+    # -- state --------------------------------------------------------------
+
+    def read_var(self, consumer: Operation | None, var_op: Operation) -> Any:
+        src = self.plan.read_source.get((consumer, var_op)) if consumer is not None else None
+        if src is not None:
+            return self.assigned[src]
+        return self.state[var_op]
+
+    def assign_var(self, assign_op: Operation | None, var_op: Operation, value: Any) -> Any:
+        want = self.plan.var_specs.get(var_op)
+        if want is not None:
+            shape, dtype = want
+            value = jnp.asarray(value, dtype=dtype)
+            if shape is not None and tuple(value.shape) != tuple(shape):
+                raise errors.InvalidArgumentError(
+                    assign_op.name if assign_op else None,
+                    assign_op,
+                    f"Assign requires shapes of both tensors to match. lhs shape= {list(shape)} "
+                    f"rhs shape= {list(value.shape)} (variable '{var_op.name}')",
+                )
+        if assign_op is not None:
+            self.assigned[assign_op] = value
+        return value
+
+    def rng_key(self, op: Operation | None) -> Any:
+        assert op is not None
+        counter = self.state[rng_slot(op)]
+        seed, seed2 = op.attrs.get("seed", 0), op.attrs.get("seed2", 0)
+        key = jax.random.fold_in(jax.random.key(np.uint32(seed & 0xFFFFFFFF)), np.uint32(seed2 & 0xFFFFFFFF))
+        return jax.random.fold_in(key, counter)
+
+    # -- ops ------------------------------------------------------------------
+
+    def input_values(self, op: Operation) -> list[Any]:
+        ref = op._op_def.ref_inputs
+        vals = []
+        env = self.env
+        for i, t in enumerate(op.inputs):
+            if i in ref:
+                vals.append(t.op)  # the variable op itself
+            elif t in env:
+                vals.append(env[t])
+            elif t.op.type == VARIABLE_OP:
+                vals.append(self.read_var(op, t.op))
+            else:
+                raise KeyError(t)
+        return vals
+
+    def run_op(self, op: Operation) -> None:
+        od = op._op_def
+        self.current_op = op
+        if od.lowering is not None:
+            outs = od.lowering(self, op, self.input_values(op))
+        elif op.type == VARIABLE_OP:
+            outs = self.state[op]
+        elif op.type == "Placeholder":
+            raise _missing_feed(op.outputs[0])
+        else:
+            args = self.input_values(op)
+            try:
+                if od.stateful:
+                    outs = od.impl(self.ctx, *args, **op.attrs)
+                else:
+                    outs = od.impl(*args, **op.attrs)
+            except errors.OpError:
+                raise
+            except Exception as e:
+                raise _op_failed(op, e) from e
+        n = len(op.outputs)
+        if n == 1:
+            outs = (outs,)
+        env = self.env
+        for t, v in zip(op.outputs, outs):
+            if t not in env:  # a fed tensor keeps its fed value
+                env[t] = v
+        self.current_op = None
+
+    def run(self, ops: Sequence[Operation]) -> None:
+        for op in ops:
+            self.run_op(op)
+
+    def fork(self, overrides: dict[Tensor, Any]) -> Evaluator:
+        """A child evaluator (sub-graph functions): shares state, layers ``env``."""
+        child = Evaluator(self.plan, self.state, {**self.env, **overrides})
+        child.assigned = self.assigned
+        return child
+
+
+def _missing_feed(t: Tensor) -> errors.OpError:
+    return errors.InvalidArgumentError(
+        t.op.name,
+        t.op,
+        f"You must feed a value for placeholder tensor '{t.op.name}' with dtype {t.dtype.name}"
+        + ("" if t.shape.ndims is None else f" and shape {t.shape.tf_str()}"),
+    )
+
+
+def _op_failed(op: Operation, e: Exception) -> errors.OpError:
+    msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    ins = ", ".join(f"{t.dtype.name}{t.shape.tf_str()}" for t in op.inputs)
+    return errors.InvalidArgumentError(
+        op.name, op, f"{type(e).__name__} in node '{op.name}' (op: '{op.type}') with inputs ({ins}): {msg}"
+    )
+
+
+@dataclass(eq=False)
+class Plan:
+    """A lowered, cached run signature.
+
+    Attributes:
+      fetches: unique fetched tensors, in order.
+      feeds: fed tensors, in the order of the jitted function's feed argument.
+      ops: the pruned ops, in topological (creation) order.
+      start_vars: variables whose start-of-run value the plan reads.
+      written: state slots the plan writes (variables, then rng counters).
+      donated: the start-state slots also written (donated to the call).
+      kept: the start-state slots only read.
+      rng_ops: random ops (their counters are in ``written`` and ``start``).
+      fn: the jitted ``(donated, kept, feeds) -> (fetch values, new state)``.
+    """
+
+    fetches: list[Tensor]
+    feeds: list[Tensor]
+    targets: list[Operation]
+    ops: list[Operation]
+    read_source: dict[tuple[Operation, Operation], Operation] = field(default_factory=dict)
+    var_specs: dict[Operation, tuple[Any, Any]] = field(default_factory=dict)
+    start_vars: list[Operation] = field(default_factory=list)
+    written: list[Any] = field(default_factory=list)
+    final_assign: dict[Operation, Operation] = field(default_factory=dict)
+    rng_ops: list[Operation] = field(default_factory=list)
+    donated: list[Any] = field(default_factory=list)
+    kept: list[Any] = field(default_factory=list)
+    fn: Callable[..., Any] | None = None
+    pure_fn: Callable[..., Any] | None = None
+    device: Any = None
+    stateful: bool = False
+
+    def evaluate(self, state: dict[Any, Any], feeds: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        """The pure body: values of ``fetches`` and of ``written`` slots."""
+        env = dict(zip(self.feeds, feeds))
+        ev = Evaluator(self, state, env)
+        ev.run(self.ops)
+        out = []
+        for t in self.fetches:
+            if t in env:
+                out.append(env[t])
+            elif t.op.type == VARIABLE_OP:
+                out.append(state[t.op])
+            else:  # pragma: no cover - pruning guarantees it
+                raise KeyError(t)
+        new_state = []
+        for slot in self.written:
+            if isinstance(slot, tuple):  # rng counter
+                new_state.append(state[slot] + jnp.uint32(1))
+            else:
+                new_state.append(ev.assigned[self.final_assign[slot]])
+        return out, new_state
+
+
+def prune(
+    fetches: Sequence[Tensor], targets: Sequence[Operation], fed: set[Tensor]
+) -> list[Operation]:
+    """The ops needed to compute ``fetches`` and run ``targets``, in creation order."""
+    needed: set[Operation] = set()
+    stack: list[Operation] = []
+    for t in fetches:
+        if t not in fed and t.op not in needed:
+            needed.add(t.op)
+            stack.append(t.op)
+    for op in targets:
+        if op not in needed:
+            needed.add(op)
+            stack.append(op)
+    while stack:
+        op = stack.pop()
+        ref = op._op_def.ref_inputs
+        for i, t in enumerate(op.inputs):
+            if t in fed:
+                continue
+            src = t.op
+            if i in ref or src.type == VARIABLE_OP:
+                # Variable reads are resolved by the evaluator, not by running the op.
+                continue
+            if src not in needed:
+                needed.add(src)
+                stack.append(src)
+        for c in op.control_inputs:
+            if c not in needed:
+                needed.add(c)
+                stack.append(c)
+    return sorted(needed, key=lambda o: o._id)
+
+
+def _assign_target(op: Operation) -> Operation | None:
+    """The variable op an assign-like op writes, or None."""
+    od = op._op_def
+    if od.writes_ref:
+        return op.inputs[od.ref_inputs[0]].op
+    return None
+
+
+def resolve_state(plan: Plan) -> None:
+    """Fills the state fields of ``plan`` (see the module docstring)."""
+    ops = plan.ops
+    fed = set(plan.feeds)
+    # latest[op]: var -> latest assign among op's ancestors (and op itself).
+    latest: dict[Operation, dict[Operation, Operation]] = {}
+    writes_any = False
+    start: dict[Operation, None] = {}
+    final: dict[Operation, Operation] = {}
+    rng_ops: list[Operation] = []
+    empty: dict[Operation, Operation] = {}
+    for op in ops:
+        if op.type == VARIABLE_OP:
+            plan.var_specs[op] = (op.attrs["shape"].as_tuple(), op.attrs["dtype"].np_dtype)
+        merged: dict[Operation, Operation] | None = None
+        if writes_any:
+            for src in [t.op for t in op.inputs] + op.control_inputs:
+                d = latest.get(src)
+                if d:
+                    if merged is None:
+                        merged = dict(d)
+                    else:
+                        for v, a in d.items():
+                            if v not in merged or a._id > merged[v]._id:
+                                merged[v] = a
+        # Which values does this op read?
+        for i, t in enumerate(op.inputs):
+            if t in fed:
+                continue
+            if t.op.type == VARIABLE_OP and i not in op._op_def.ref_inputs:
+                src_assign = merged.get(t.op) if merged else None
+                if src_assign is not None:
+                    plan.read_source[(op, t.op)] = src_assign
+                else:
+                    start[t.op] = None
+                plan.var_specs.setdefault(
+                    t.op, (t.op.attrs["shape"].as_tuple(), t.op.attrs["dtype"].np_dtype)
+                )
+        if op._op_def.reads_ref:
+            var = op.inputs[op._op_def.ref_inputs[0]].op
+            src_assign = merged.get(var) if merged else None
+            if src_assign is not None:
+                plan.read_source[(op, var)] = src_assign
+            else:
+                start[var] = None
+        var = _assign_target(op)
+        if var is not None:
+            writes_any = True
+            plan.var_specs.setdefault(var, (var.attrs["shape"].as_tuple(), var.attrs["dtype"].np_dtype))
+            merged = dict(merged) if merged else {}
+            merged[var] = op
+            if var not in final or op._id > final[var]._id:
+                final[var] = op
+        if op._op_def.random:
+            rng_ops.append(op)
+        latest[op] = merged if merged else empty
+    for t in plan.fetches:
+        if t.op.type == VARIABLE_OP and t not in fed:
+            start[t.op] = None
+            plan.var_specs.setdefault(t.op, (t.op.attrs["shape"].as_tuple(), t.op.attrs["dtype"].np_dtype))
+    plan.start_vars = list(start)
+    plan.final_assign = final
+    plan.rng_ops = rng_ops
+    plan.written = list(final) + [rng_slot(op) for op in rng_ops]
+    written = set(plan.written)
+    start_slots = plan.start_vars + [rng_slot(op) for op in rng_ops]
+    plan.donated = [s for s in start_slots if s in written]
+    plan.kept = [s for s in start_slots if s not in written]
+    plan.stateful = bool(plan.written or plan.start_vars)
+
+
+def build_plan(
+    fetches: Sequence[Tensor],
+    feeds: Sequence[Tensor],
+    targets: Sequence[Operation],
+    *,
+    jit_kwargs: dict[str, Any] | None = None,
+) -> Plan:
+    """Prunes, resolves state and builds the jitted function of one signature.
+
+    Raises:
+      InvalidArgumentError: a placeholder the fetches need is not fed.
+    """
+    fed = set(feeds)
+    ops = prune(fetches, targets, fed)
+    for op in ops:
+        if op.type == "Placeholder" and op.outputs[0] not in fed:
+            raise _missing_feed(op.outputs[0])
+    plan = Plan(list(fetches), list(feeds), list(targets), ops)
+    resolve_state(plan)
+    donated, kept = plan.donated, plan.kept
+
+    def pure(donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]) -> Any:
+        state = dict(zip(donated, donated_vals))
+        state.update(zip(kept, kept_vals))
+        out, new_state = plan.evaluate(state, feed_vals)
+        return tuple(out), tuple(new_state)
+
+    plan.pure_fn = pure
+    kwargs = dict(jit_kwargs or {})
+    if donated:
+        kwargs.setdefault("donate_argnums", (0,))
+    plan.fn = jax.jit(pure, **kwargs)
+    return plan
+
+
+class EagerStateContext:
+    """Variable state and randomness of an ``EagerSession`` (eager stateful ops)."""
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+        self._counters: dict[Any, int] = {}
+
+    def read_variable(self, var: Any) -> Any:
+        return var._eager_value()
+
+    def assign_variable(self, var: Any, value: Any) -> Any:
+        return var._eager_assign(value)
+
+    def rng_key(self, seed: int = 0, seed2: int = 0) -> Any:
+        k = (seed, seed2)
+        n = self._counters.get(k, 0)
+        self._counters[k] = n + 1
+        key = jax.random.fold_in(jax.random.key(np.uint32(seed & 0xFFFFFFFF)), np.uint32(seed2 & 0xFFFFFFFF))
+        return jax.random.fold_in(key, n)

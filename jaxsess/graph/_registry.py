@@ -1,0 +1,292 @@
+"""The op registry: one entry per op type, written once.
+
+An :class:`OpDef` holds the op's JAX implementation, its number of outputs
+and whether it is stateful. The graph builder infers output shapes and dtypes
+by ``jax.eval_shape`` on the implementation (cached per input signature); the
+lowering calls the implementation inside the traced plan function; the eager
+executor calls it (jitted per attribute set) on concrete arrays; gradients and
+export see only the traced result.
+
+Implementations:
+
+* plain ops: ``impl(*input_values, **attrs) -> value | tuple[value, ...]``;
+* stateful ops: ``impl(ctx, *input_values, **attrs)`` where ``ctx`` gives
+  access to variable state and randomness (see ``_lowering.RunContext``);
+* ops the lowering evaluates itself (placeholders, control flow, gradients)
+  set ``lowering`` to a function ``(evaluator, op, input_values) -> outputs``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import jax
+import numpy as np
+
+from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import Tensor, TensorShape
+
+__all__ = ["OpDef", "register_op", "get_op_def", "infer_output_specs", "OutputSpec", "REGISTRY"]
+
+OutputSpec = tuple[TensorShape, _dtypes.DType]
+
+
+@dataclass(frozen=True, eq=False)
+class OpDef:
+    """One registered op type.
+
+    Attributes:
+      type: the op type name (``'AddV2'``, ``'MatMul'``).
+      impl: the JAX implementation (see the module docstring).
+      num_outputs: an int, or a function of the attrs giving it.
+      stateful: ``impl`` takes a run context first (variables, randomness).
+      graph_only: cannot execute eagerly (``Placeholder``).
+      default_name: TF1's default node name (``'add'`` for ``AddV2``).
+      infer: optional ``(input_specs, attrs) -> list[OutputSpec]``, used
+        instead of ``jax.eval_shape`` (stateful ops, placeholders, consts).
+      lowering: optional ``(evaluator, op, input_values) -> outputs`` for ops
+        the lowering evaluates itself (control flow, gradients).
+      jittable: the eager executor may ``jax.jit`` the impl per attrs.
+      ref_inputs: input positions that are variable references: the
+        implementation gets the variable's op there, not its value.
+      reads_ref: the op reads the variable at ``ref_inputs[0]`` (AssignAdd).
+      writes_ref: the op assigns the variable at ``ref_inputs[0]``.
+      random: the op draws from ``ctx.rng_key()`` (a per-op counter).
+    """
+
+    type: str
+    impl: Callable[..., Any]
+    num_outputs: int | Callable[[dict[str, Any]], int] = 1
+    stateful: bool = False
+    graph_only: bool = False
+    default_name: str = ""
+    infer: Callable[..., list[OutputSpec]] | None = None
+    lowering: Callable[..., Any] | None = None
+    jittable: bool = True
+    ref_inputs: tuple[int, ...] = ()
+    reads_ref: bool = False
+    writes_ref: bool = False
+    random: bool = False
+    doc: str = field(default="", repr=False)
+
+    def n_outputs(self, attrs: dict[str, Any]) -> int:
+        n = self.num_outputs
+        return n(attrs) if callable(n) else n
+
+    def __hash__(self) -> int:
+        return hash(self.type)
+
+
+REGISTRY: dict[str, OpDef] = {}
+
+
+def register_op(
+    type: str,
+    *,
+    num_outputs: int | Callable[[dict[str, Any]], int] = 1,
+    stateful: bool = False,
+    graph_only: bool = False,
+    default_name: str | None = None,
+    infer: Callable[..., list[OutputSpec]] | None = None,
+    lowering: Callable[..., Any] | None = None,
+    jittable: bool = True,
+    ref_inputs: tuple[int, ...] = (),
+    reads_ref: bool = False,
+    writes_ref: bool = False,
+    random: bool = False,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator registering ``impl`` as op type ``type``; returns ``impl``.
+
+    Raises:
+      ValueError: ``type`` is already registered.
+    """
+
+    def deco(impl: Callable[..., Any]) -> Callable[..., Any]:
+        if type in REGISTRY:
+            raise ValueError(f"Op type {type!r} is already registered.")
+        REGISTRY[type] = OpDef(
+            type=type,
+            impl=impl,
+            num_outputs=num_outputs,
+            stateful=stateful,
+            graph_only=graph_only,
+            default_name=default_name or _snake(type),
+            infer=infer,
+            lowering=lowering,
+            jittable=jittable and not stateful and lowering is None,
+            ref_inputs=ref_inputs,
+            reads_ref=reads_ref,
+            writes_ref=writes_ref,
+            random=random,
+            doc=impl.__doc__ or "",
+        )
+        return impl
+
+    return deco
+
+
+def get_op_def(type: str) -> OpDef:
+    """The :class:`OpDef` of ``type``.
+
+    Raises:
+      KeyError: no op of that type is registered (names it).
+    """
+    try:
+        return REGISTRY[type]
+    except KeyError:
+        raise KeyError(f"No op type {type!r} is registered in jaxsess.") from None
+
+
+def _snake(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i and not name[i - 1].isupper():
+            out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+# -- shape and dtype inference ------------------------------------------------
+
+_infer_cache: dict[Any, list[OutputSpec]] = {}
+_MAX_CACHE = 100_000
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, np.ndarray):
+        return ("nd", value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, Tensor):
+        return ("tensor", id(value))
+    hash(value)
+    return value
+
+
+def _spec_of(t: Any) -> tuple[tuple[int | None, ...] | None, _dtypes.DType]:
+    return t.shape.as_tuple(), t.dtype
+
+
+def infer_output_specs(op_def: OpDef, inputs: Sequence[Any], attrs: dict[str, Any]) -> list[OutputSpec]:
+    """Output shapes and dtypes of ``op_def`` applied to ``inputs`` (Tensors).
+
+    Uses ``op_def.infer`` when given, else ``jax.eval_shape`` on the
+    implementation: unknown dimensions become symbolic dimensions; if that
+    fails, two concrete trials (unknown dims as 5, then 7) tell the dims that
+    depend on them; as a last resort the shape is unknown.
+
+    Raises:
+      ValueError: the op cannot apply to inputs of these shapes and dtypes
+        (names the op type, the input shapes and JAX's reason).
+    """
+    specs = [_spec_of(t) for t in inputs]
+    if op_def.infer is not None:
+        return op_def.infer(specs, attrs)
+    try:
+        key: Any = (op_def.type, tuple((s, d.name) for s, d in specs), _freeze(attrs))
+    except TypeError:
+        key = None
+    if key is not None:
+        hit = _infer_cache.get(key)
+        if hit is not None:
+            return hit
+    out = _infer_by_eval_shape(op_def, specs, attrs)
+    if key is not None:
+        if len(_infer_cache) > _MAX_CACHE:
+            _infer_cache.clear()
+        _infer_cache[key] = out
+    return out
+
+
+def _call_for_shapes(op_def: OpDef, attrs: dict[str, Any]) -> Callable[..., Any]:
+    if op_def.stateful:
+        from jaxsess.graph._lowering import ShapeContext
+
+        def f(*xs: Any) -> Any:
+            return op_def.impl(ShapeContext(), *xs, **attrs)
+
+        return f
+
+    def g(*xs: Any) -> Any:
+        return op_def.impl(*xs, **attrs)
+
+    return g
+
+
+def _to_specs(out: Any, n: int) -> list[tuple[tuple[Any, ...], Any]]:
+    leaves = list(out) if n != 1 or isinstance(out, list) else [out]
+    if n != 1 and len(leaves) != n:
+        raise ValueError(f"expected {n} outputs, implementation gave {len(leaves)}")
+    return [(tuple(x.shape), x.dtype) for x in leaves]
+
+
+def _infer_by_eval_shape(
+    op_def: OpDef, specs: list[tuple[Any, _dtypes.DType]], attrs: dict[str, Any]
+) -> list[OutputSpec]:
+    n = op_def.n_outputs(attrs)
+    f = _call_for_shapes(op_def, attrs)
+    has_unknown = any(s is None or any(d is None for d in s) for s, _ in specs)
+    has_unknown_rank = any(s is None for s, _ in specs)
+    if not has_unknown:
+        args = [jax.ShapeDtypeStruct(s, d.np_dtype) for s, d in specs]
+        try:
+            res = _to_specs(jax.eval_shape(f, *args), n)
+        except Exception as e:  # a real shape/dtype error
+            raise _shape_error(op_def, specs, e) from None
+        return [(TensorShape(s), _dtypes.as_dtype(d)) for s, d in res]
+    if not has_unknown_rank:
+        names = (f"_d{i}" for i in itertools.count())
+        try:
+            args = []
+            for s, d in specs:
+                sym = ", ".join(next(names) if x is None else str(x) for x in s)
+                shape = jax.export.symbolic_shape(f"({sym},)" if len(s) == 1 else f"({sym})") if s else ()
+                args.append(jax.ShapeDtypeStruct(shape, d.np_dtype))
+            res = _to_specs(jax.eval_shape(f, *args), n)
+            return [
+                (TensorShape([x if isinstance(x, int) else None for x in s]), _dtypes.as_dtype(d))
+                for s, d in res
+            ]
+        except Exception:
+            pass
+    trials = []
+    for fill in (5, 7):
+        args = [
+            jax.ShapeDtypeStruct((fill,) if s is None else tuple(fill if x is None else x for x in s), d.np_dtype)
+            for s, d in specs
+        ]
+        try:
+            trials.append(_to_specs(jax.eval_shape(f, *args), n))
+        except Exception:
+            trials.append(None)
+    a, b = trials
+    if a is not None and b is not None and not has_unknown_rank:
+        out = []
+        for (sa, da), (sb, _) in zip(a, b):
+            if len(sa) != len(sb):
+                out.append((TensorShape(None), _dtypes.as_dtype(da)))
+            else:
+                out.append((TensorShape([x if x == y else None for x, y in zip(sa, sb)]), _dtypes.as_dtype(da)))
+        return out
+    base = a or b
+    if base is None:
+        args = [
+            jax.ShapeDtypeStruct(() if s is None else tuple(1 if x is None else x for x in s), d.np_dtype)
+            for s, d in specs
+        ]
+        try:
+            base = _to_specs(jax.eval_shape(f, *args), n)
+        except Exception as e:
+            raise _shape_error(op_def, specs, e) from None
+    return [(TensorShape(None), _dtypes.as_dtype(d)) for _, d in base]
+
+
+def _shape_error(op_def: OpDef, specs: list[tuple[Any, _dtypes.DType]], e: Exception) -> ValueError:
+    shown = ", ".join(f"{d.name}{TensorShape(s).tf_str()}" for s, d in specs)
+    reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+    return ValueError(f"Op {op_def.type} cannot take inputs ({shown}): {reason}")

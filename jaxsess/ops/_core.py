@@ -1,0 +1,464 @@
+"""How an op function becomes a graph node or an eager result.
+
+Every public op function ends in :func:`apply_op`: inside an
+``EagerSession`` it executes the registered implementation now (the result is
+owned by the session); otherwise it infers the output shapes and dtypes and
+adds an :class:`~jaxsess.Operation` to the graph of its inputs (or the
+default graph).
+
+Conversion follows TF1: Python floats become ``float32`` and ints ``int32``;
+NumPy arrays keep their dtype (narrowed to what JAX computes in, see
+:func:`jaxsess.dtypes.canonical`); a value combined with a tensor takes the
+tensor's dtype.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxsess import _context
+from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import Graph, Operation, Tensor, TensorShape, get_default_graph
+from jaxsess.graph._registry import get_op_def, infer_output_specs, register_op
+
+__all__ = [
+    "apply_op",
+    "convert_to_tensor",
+    "is_tensor",
+    "constant",
+    "placeholder",
+    "placeholder_with_default",
+    "identity",
+    "no_op",
+    "group",
+    "tuple_",
+    "stop_gradient",
+    "constant_value",
+    "executing_eagerly",
+]
+
+
+def executing_eagerly() -> bool:
+    """True inside an ``EagerSession`` (and not inside a nested graph)."""
+    return _context.current_eager_session() is not None
+
+
+def is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor | jax.Array)
+
+
+def _as_graph_tensor(x: Any) -> Any:
+    conv = getattr(x, "_as_graph_element", None)
+    if conv is not None and not isinstance(x, Tensor | Operation):
+        return conv()
+    return x
+
+
+def _default_np_dtype(value: Any) -> np.dtype:
+    """TF1's dtype for a Python/NumPy value (floats → float32, ints → int32)."""
+    if isinstance(value, np.ndarray | np.generic):
+        return value.dtype
+    if isinstance(value, jax.Array):
+        return np.dtype(value.dtype)
+    arr = np.asarray(value)
+    if arr.dtype == np.float64:
+        return np.dtype(np.float32)
+    if arr.dtype == np.int64:
+        return np.dtype(np.int32)
+    if arr.dtype == np.complex128:
+        return np.dtype(np.complex64)
+    if arr.dtype.kind in "US" or arr.dtype == object:
+        raise TypeError(f"Cannot convert {value!r:.60} to a tensor: unsupported type {arr.dtype}.")
+    return arr.dtype
+
+
+def _to_numpy(value: Any, dtype: _dtypes.DType | None) -> np.ndarray:
+    if dtype is None:
+        npd = _default_np_dtype(value)
+    else:
+        npd = dtype.np_dtype
+    npd = np.dtype(jax.dtypes.canonicalize_dtype(npd))
+    if isinstance(value, jax.Array):
+        value = np.asarray(value)
+    arr = np.asarray(value)
+    if dtype is not None and arr.dtype != npd:
+        if arr.dtype.kind == "f" and npd.kind in "iub":
+            raise TypeError(
+                f"Expected {_dtypes.as_dtype(npd).name}, got {value!r:.60} of type "
+                f"'{type(value).__name__}' instead."
+            )
+    try:
+        return np.asarray(arr, dtype=npd)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"Cannot convert {value!r:.60} to a {npd} tensor: {e}") from None
+
+
+def convert_to_tensor(
+    value: Any,
+    dtype: Any = None,
+    name: str | None = None,
+    preferred_dtype: Any = None,
+    dtype_hint: Any = None,
+) -> Any:
+    """Converts ``value`` to a ``Tensor`` (graph) or ``jax.Array`` (eager).
+
+    As ``tf.convert_to_tensor``: tensors pass through (their dtype is
+    checked); Python and NumPy values become ``Const`` ops.
+
+    Raises:
+      ValueError: a tensor's dtype differs from ``dtype``.
+      TypeError: ``value`` cannot be converted.
+    """
+    value = _as_graph_tensor(value)
+    want = None if dtype is None else _dtypes.as_dtype(dtype)
+    if isinstance(value, Tensor):
+        if want is not None and value.dtype != _dtypes.canonical(want):
+            raise ValueError(
+                f"Tensor conversion requested dtype {want.name} for Tensor with dtype "
+                f"{value.dtype.name}: {value!r}"
+            )
+        return value
+    if isinstance(value, Operation):
+        raise TypeError(f"Can not convert an Operation ({value.name!r}) into a Tensor.")
+    if want is None:
+        hint = preferred_dtype if preferred_dtype is not None else dtype_hint
+        if hint is not None:
+            try:
+                _to_numpy(value, _dtypes.as_dtype(hint))
+                want = _dtypes.as_dtype(hint)
+            except (TypeError, ValueError):
+                want = None
+    if executing_eagerly():
+        if isinstance(value, jax.Array) and (want is None or value.dtype == want.np_dtype):
+            return value
+        return constant(value, dtype=want, name=name)
+    return constant(value, dtype=want, name=name or "Const")
+
+
+def _graph_for(inputs: Sequence[Any]) -> Graph:
+    graph = None
+    first = None
+    for x in inputs:
+        if isinstance(x, Tensor):
+            if graph is None:
+                graph, first = x.graph, x
+            elif x.graph is not graph:
+                raise ValueError(
+                    f"Tensor {x.name!r} must be from the same graph as Tensor {first.name!r} "  # type: ignore[union-attr]
+                    "(the two tensors belong to different graphs)."
+                )
+    default = get_default_graph()
+    if graph is None:
+        return default
+    return graph
+
+
+def apply_op(
+    op_type: str,
+    inputs: Sequence[Any] = (),
+    attrs: dict[str, Any] | None = None,
+    name: str | None = None,
+    *,
+    control_inputs: Sequence[Operation] = (),
+) -> Any:
+    """Creates (graph) or executes (eager) one op.
+
+    Args:
+      op_type: a registered op type.
+      inputs: tensors or values; values are converted with their default
+        dtype (callers convert to the intended dtype first).
+      attrs: static attributes passed to the implementation as keywords.
+      name: the node name (graph mode), made unique under the name scope.
+
+    Returns:
+      One output: a ``Tensor`` (graph) or ``jax.Array`` (eager). No outputs:
+      the ``Operation`` (graph) or ``None`` (eager). Several: a list.
+
+    Raises:
+      ValueError: inputs from different graphs, or shapes/dtypes the op
+        cannot take (the message names the node).
+    """
+    op_def = get_op_def(op_type)
+    attrs = {} if attrs is None else attrs
+    eager = _context.current_eager_session()
+    if eager is not None:
+        outs = eager._execute(op_def, list(inputs), attrs)
+        n = op_def.n_outputs(attrs)
+        if n == 0:
+            return None
+        if n == 1:
+            return outs
+        return list(outs)
+    inputs = [_as_graph_tensor(x) for x in inputs]
+    graph = _graph_for(inputs)
+    tensors = [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in inputs]
+    for t in tensors:
+        if t.graph is not graph:
+            raise ValueError(f"Tensor {t.name!r} is not an element of this graph.")
+    try:
+        specs = infer_output_specs(op_def, tensors, attrs)
+    except ValueError as e:
+        node = graph.unique_name(name or op_def.default_name, mark_as_used=False)
+        raise ValueError(f"{e} (node '{node}')") from None
+    op = graph._create_op(op_def, tensors, attrs, name, specs, control_inputs)
+    n = len(op.outputs)
+    if n == 0:
+        return op
+    if n == 1 and op_def.n_outputs(attrs) == 1:
+        return op.outputs[0]
+    return list(op.outputs)
+
+
+# -- constants ----------------------------------------------------------------
+
+
+def _const_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    v = attrs["value"]
+    return [(TensorShape(v.shape), _dtypes.as_dtype(v.dtype))]
+
+
+@register_op("Const", infer=_const_infer, default_name="Const")
+def _const(*, value: np.ndarray) -> Any:
+    return jnp.asarray(value)
+
+
+def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Const", verify_shape: bool = False) -> Any:
+    """A constant tensor, as ``tf.constant``.
+
+    Args:
+      value: a Python scalar or nested list, NumPy array or ``jax.Array``.
+      dtype: the element type (default: from ``value``; Python floats are
+        ``float32``, ints ``int32``).
+      shape: optional shape; a scalar is broadcast to it, a value with the
+        same number of elements is reshaped.
+      name: node name (graph mode).
+
+    Returns:
+      A ``Tensor``, or inside an ``EagerSession`` a ``jax.Array`` owned by it.
+
+    Raises:
+      TypeError: the value cannot be converted to ``dtype``.
+      ValueError: ``value`` does not fit ``shape``.
+    """
+    want = None if dtype is None else _dtypes.as_dtype(dtype)
+    arr = _to_numpy(value, want)
+    if shape is not None:
+        shape = tuple(TensorShape(shape).as_list())
+        if arr.size == 1:
+            arr = np.broadcast_to(arr.reshape(()), shape).copy()
+        elif arr.size == int(np.prod(shape)) and not verify_shape:
+            arr = arr.reshape(shape)
+        elif arr.shape != shape:
+            raise ValueError(f"Expected Tensor's shape: {shape}, but got {arr.shape}.")
+    eager = _context.current_eager_session()
+    if eager is not None:
+        eager._check_open()
+        eager._registry.safe_point()
+        out = jnp.array(arr, copy=True)
+        eager._registry.adopt(out)
+        return out
+    return apply_op("Const", (), {"value": arr}, name=name)
+
+
+def constant_value(tensor: Any) -> np.ndarray | None:
+    """The value of ``tensor`` if it can be computed at graph-build time, else None.
+
+    As ``tf.get_static_value``: constants, shapes of fully defined tensors,
+    and ops whose inputs are all such values (evaluated with their JAX
+    implementations, outside any session).
+    """
+    tensor = _as_graph_tensor(tensor)
+    if isinstance(tensor, jax.Array):
+        return np.asarray(tensor)
+    if not isinstance(tensor, Tensor):
+        try:
+            return np.asarray(tensor)
+        except Exception:
+            return None
+    return _fold(tensor, 0)
+
+
+_FOLDABLE_LIMIT = 1 << 16  # elements
+
+
+def _fold(t: Tensor, depth: int) -> np.ndarray | None:
+    op = t.op
+    if op.type == "Const":
+        return op.attrs["value"]
+    if op.type in ("Shape", "Size", "Rank") and op.inputs[0].shape.is_fully_defined():
+        shape = op.inputs[0].shape.as_list()
+        if op.type == "Shape":
+            return np.asarray(shape, dtype=t.dtype.np_dtype)
+        if op.type == "Size":
+            return np.asarray(int(np.prod(shape)), dtype=t.dtype.np_dtype)
+        return np.asarray(len(shape), dtype=np.int32)
+    if op.type == "Rank" and op.inputs[0].shape.ndims is not None:
+        return np.asarray(op.inputs[0].shape.ndims, dtype=np.int32)
+    od = op._op_def
+    if depth > 32 or od.stateful or od.graph_only or od.lowering is not None or op.type == "Placeholder":
+        return None
+    if t.shape.num_elements() is None or t.shape.num_elements() > _FOLDABLE_LIMIT:  # type: ignore[operator]
+        return None
+    vals = []
+    for i in op.inputs:
+        v = _fold(i, depth + 1)
+        if v is None:
+            return None
+        vals.append(v)
+    try:
+        with jax.ensure_compile_time_eval():
+            out = od.impl(*[jnp.asarray(v) for v in vals], **op.attrs)
+        if od.n_outputs(op.attrs) != 1:
+            out = out[t.value_index]
+        return np.asarray(out)
+    except Exception:
+        return None
+
+
+# -- placeholders ---------------------------------------------------------------
+
+
+def _placeholder_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return [(attrs["shape"], attrs["dtype"])]
+
+
+@register_op("Placeholder", graph_only=True, infer=_placeholder_infer, default_name="Placeholder")
+def _placeholder(**attrs: Any) -> Any:  # never called: the lowering requires a feed
+    raise AssertionError("a placeholder must be fed")
+
+
+def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
+    """A graph input that must be fed, as ``tf.compat.v1.placeholder``.
+
+    Args:
+      dtype: the element type of the fed value.
+      shape: ``None`` (any shape) or a list with ``None`` for unknown dims.
+      name: the node name (default ``'Placeholder'``).
+
+    Returns:
+      A ``Tensor`` of ``dtype`` and ``shape``.
+
+    Raises:
+      RuntimeError: inside an ``EagerSession`` (placeholders are graph-only).
+    """
+    if executing_eagerly():
+        raise RuntimeError(
+            "tf.placeholder() is not compatible with eager execution: it is graph-only. "
+            "Build it in a jaxsess.Graph and run it with a jaxsess.Session."
+        )
+    d = _dtypes.canonical(dtype)
+    return apply_op("Placeholder", (), {"dtype": d, "shape": TensorShape(shape)}, name=name)
+
+
+def _pwd_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    (shape, dtype), = specs
+    return [(attrs["shape"], dtype)]
+
+
+@register_op("PlaceholderWithDefault", infer=_pwd_infer, default_name="PlaceholderWithDefault")
+def _placeholder_with_default(x: Any, *, shape: TensorShape) -> Any:
+    return x
+
+
+def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Any:
+    """A placeholder that yields ``input`` when not fed, as ``tf.compat.v1.placeholder_with_default``.
+
+    Raises:
+      ValueError: ``input``'s shape is incompatible with ``shape``.
+    """
+    x = convert_to_tensor(input)
+    if executing_eagerly():
+        return x
+    shape = TensorShape(shape)
+    if not x.shape.is_compatible_with(shape):
+        raise ValueError(
+            f"Shape of default input {x.shape} is incompatible with placeholder shape {shape}."
+        )
+    return apply_op("PlaceholderWithDefault", (x,), {"shape": shape}, name=name)
+
+
+# -- identity, grouping ---------------------------------------------------------
+
+
+@register_op("Identity", default_name="Identity")
+def _identity(x: Any) -> Any:
+    return x
+
+
+def identity(input: Any, name: str | None = None) -> Any:
+    """``input`` unchanged (a new node), as ``tf.identity``."""
+    return apply_op("Identity", (convert_to_tensor(input),), name=name)
+
+
+@register_op("StopGradient", default_name="StopGradient")
+def _stop_gradient(x: Any) -> Any:
+    return jax.lax.stop_gradient(x)
+
+
+def stop_gradient(input: Any, name: str | None = None) -> Any:
+    """``input``, with no gradient flowing through, as ``tf.stop_gradient``."""
+    return apply_op("StopGradient", (convert_to_tensor(input),), name=name)
+
+
+def _no_outputs(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return []
+
+
+@register_op("NoOp", num_outputs=0, infer=_no_outputs, default_name="NoOp")
+def _no_op() -> tuple[()]:
+    return ()
+
+
+def no_op(name: str | None = None) -> Any:
+    """An op that does nothing (useful with control dependencies), as ``tf.no_op``."""
+    if executing_eagerly():
+        return None
+    return apply_op("NoOp", (), name=name)
+
+
+def _control_targets(inputs: Sequence[Any]) -> list[Operation]:
+    ops: list[Operation] = []
+    for x in inputs:
+        x = _as_graph_tensor(x)
+        if x is None:
+            continue
+        if isinstance(x, Tensor):
+            x = x.op
+        if not isinstance(x, Operation):
+            raise TypeError(f"Expected a Tensor or Operation to group, got {x!r:.60}.")
+        if x not in ops:
+            ops.append(x)
+    return ops
+
+
+def group(*inputs: Any, name: str | None = None) -> Any:
+    """An op that runs all ``inputs`` (tensors or ops), as ``tf.group``."""
+    if executing_eagerly():
+        return None
+    if len(inputs) == 1 and isinstance(inputs[0], list | tuple):
+        inputs = tuple(inputs[0])
+    deps = _control_targets(inputs)
+    graph = deps[0].graph if deps else get_default_graph()
+    with graph.as_default(), graph.control_dependencies(None):
+        return apply_op("NoOp", (), name=name or "group_deps", control_inputs=deps)
+
+
+def tuple_(tensors: Sequence[Any], name: str | None = None, control_inputs: Any = None) -> list[Any]:
+    """Tensors equal to ``tensors``, each available only after all are computed,
+    as ``tf.tuple``."""
+    if executing_eagerly():
+        return list(tensors)
+    deps = _control_targets([t for t in tensors if t is not None] + list(control_inputs or []))
+    gate = group(*deps, name=(name + "/control_dependency") if name else None)
+    out = []
+    for t in tensors:
+        if t is None:
+            out.append(None)
+            continue
+        out.append(apply_op("Identity", (convert_to_tensor(t),), control_inputs=[gate]))
+    return out

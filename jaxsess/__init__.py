@@ -362,6 +362,36 @@ from jaxsess.ops.math_ops import (
 from jaxsess.ops.math_ops import (
     where as where,
 )
+from jaxsess.ops.control_flow import case as case, cond as cond, while_loop as while_loop
+from jaxsess.ops.gradients import gradients as gradients
+from jaxsess.ops.random_ops import (
+    get_seed as get_seed,
+    multinomial as multinomial,
+    random_normal as random_normal,
+    random_shuffle as random_shuffle,
+    random_uniform as random_uniform,
+    set_random_seed as set_random_seed,
+    truncated_normal as truncated_normal,
+)
+from jaxsess.ops.state_ops import (
+    Variable as Variable,
+    VariableV1 as VariableV1,
+    all_variables as all_variables,
+    assign as assign,
+    assign_add as assign_add,
+    assign_sub as assign_sub,
+    global_variables as global_variables,
+    global_variables_initializer as global_variables_initializer,
+    initialize_all_variables as initialize_all_variables,
+    initialize_local_variables as initialize_local_variables,
+    initialize_variables as initialize_variables,
+    local_variables as local_variables,
+    local_variables_initializer as local_variables_initializer,
+    model_variables as model_variables,
+    moving_average_variables as moving_average_variables,
+    trainable_variables as trainable_variables,
+    variables_initializer as variables_initializer,
+)
 
 _operators.install()
 

@@ -14,7 +14,7 @@ import contextlib
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import jax
@@ -26,7 +26,7 @@ from jaxsess._config import ConfigProto
 from jaxsess._resources import ResourceCleanupStrategy, _ArrayImpl
 from jaxsess._session import BaseSession, _closed_error, get_default_session
 from jaxsess.graph._graph import Graph, Operation, Tensor, get_default_graph
-from jaxsess.graph._lowering import VARIABLE_OP, Plan, build_plan, rng_slot
+from jaxsess.graph._lowering import Plan, build_plan
 from jaxsess.graph._placement import log_placement, resolve_device, tf_device_name
 
 __all__ = ["Session", "InteractiveSession"]
@@ -388,13 +388,21 @@ class Session(BaseSession):
                 state[slot] = v
                 registry.pin(v)
                 if old is not None and old is not v:
-                    registry.discard(old)
+                    self._release_state(old)
         self._adopt(out, feed_vals)
         return out
 
     def _call_on_device(self, plan: Plan, donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: list[Any]) -> Any:
         with jax.default_device(plan.device):
             return plan.fn(donated, kept, tuple(feeds))  # type: ignore[misc]
+
+    def _release_state(self, old: Any) -> None:
+        # Donated buffers are already deleted: count them freed now. Others
+        # may still be referenced (variable_value): sweep them once unused.
+        if old.is_deleted():
+            self._registry.discard(old)
+        else:
+            self._registry.unpin(old)
 
     def _adopt(self, out: tuple[Any, ...], feed_vals: list[Any]) -> None:
         adopt = self._registry.adopt
@@ -410,8 +418,9 @@ class Session(BaseSession):
                 adopt(v)
 
     def _missing_state(self, slot: Any) -> Any:
-        if isinstance(slot, tuple):  # an rng counter starts at 0
-            v = jnp.zeros((), jnp.uint32)
+        if isinstance(slot, tuple):  # an rng counter: 0, or random for unseeded ops
+            start = 0 if slot[1].attrs.get("seeded", True) else int(np.random.randint(0, 2**31 - 1))
+            v = jnp.asarray(start, jnp.uint32)
             self._state[slot] = v
             self._registry.pin(v)
             return v
@@ -477,15 +486,20 @@ class Session(BaseSession):
         return list(jax.devices())
 
     def variable_value(self, var_op: Operation) -> Any:
-        """The current value of a variable (owned by the session), or raise
-        ``FailedPreconditionError`` if it is not initialised."""
+        """A copy of a variable's current value, owned by the session.
+
+        Raises:
+          FailedPreconditionError: the variable is not initialised.
+        """
         with self._state_lock:
             v = self._state.get(var_op)
-        if v is None:
-            raise errors.FailedPreconditionError(
-                var_op.name, var_op, f"Attempting to use uninitialized value {var_op.name}"
-            )
-        return v
+            if v is None:
+                raise errors.FailedPreconditionError(
+                    var_op.name, var_op, f"Attempting to use uninitialized value {var_op.name}"
+                )
+            out = jnp.array(v, copy=True)
+        self._registry.adopt(out)
+        return out
 
     def _set_state(self, slot: Any, value: Any) -> None:
         """Replaces a state slot (Saver.restore)."""
@@ -494,7 +508,7 @@ class Session(BaseSession):
             self._state[slot] = value
             self._registry.pin(value)
             if old is not None and old is not value:
-                self._registry.discard(old)
+                self._release_state(old)
 
 
 class InteractiveSession(Session):
@@ -564,10 +578,3 @@ def _run_with_default(element: Any, feed_dict: Any, session: Any, what: str) -> 
         )
     return session.run(element, feed_dict)
 
-
-@contextlib.contextmanager
-def _nothing() -> Iterator[None]:
-    yield
-
-
-_ = (VARIABLE_OP, rng_slot)

@@ -339,7 +339,7 @@ class Operation:
 
     __slots__ = (
         "_graph", "_name", "_type", "_inputs", "_outputs", "_control_inputs",
-        "_device", "_attrs", "_id", "_op_def", "__weakref__",
+        "_device", "_attrs", "_id", "_op_def", "_variable", "__weakref__",
     )
 
     def __init__(
@@ -363,6 +363,7 @@ class Operation:
         self._device = device
         self._id = op_id
         self._outputs: list[Tensor] = []
+        self._variable: Any = None  # the Variable whose state slot this op is
 
     @property
     def name(self) -> str:

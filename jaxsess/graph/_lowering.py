@@ -50,7 +50,7 @@ def rng_slot(op: Operation) -> tuple[str, Operation]:
 class ShapeContext:
     """The run context seen by ``jax.eval_shape`` during shape inference."""
 
-    def rng_key(self, op: Any = None) -> Any:
+    def rng_key(self, *seeds: Any) -> Any:
         return jax.random.key(0)
 
     def read_variable(self, var_op: Any = None) -> Any:  # pragma: no cover - vars infer by attrs
@@ -77,7 +77,8 @@ class RunContext:
     def assign_variable(self, var_op: Operation, value: Any) -> Any:
         return self._ev.assign_var(self._ev.current_op, var_op, value)
 
-    def rng_key(self) -> Any:
+    def rng_key(self, *seeds: Any) -> Any:
+        """A key for the current random op (its seeds come from its attrs)."""
         return self._ev.rng_key(self._ev.current_op)
 
 
@@ -97,6 +98,7 @@ class Evaluator:
         self.assigned: dict[Operation, Any] = {}
         self.current_op: Operation | None = None
         self.ctx = RunContext(self)
+        self.fold: Any = None  # loop iteration, folded into random keys inside loops
 
     # -- state --------------------------------------------------------------
 
@@ -127,7 +129,10 @@ class Evaluator:
         counter = self.state[rng_slot(op)]
         seed, seed2 = op.attrs.get("seed", 0), op.attrs.get("seed2", 0)
         key = jax.random.fold_in(jax.random.key(np.uint32(seed & 0xFFFFFFFF)), np.uint32(seed2 & 0xFFFFFFFF))
-        return jax.random.fold_in(key, counter)
+        key = jax.random.fold_in(key, counter)
+        if self.fold is not None:
+            key = jax.random.fold_in(key, self.fold)
+        return key
 
     # -- ops ------------------------------------------------------------------
 
@@ -179,10 +184,28 @@ class Evaluator:
         for op in ops:
             self.run_op(op)
 
-    def fork(self, overrides: dict[Tensor, Any]) -> Evaluator:
-        """A child evaluator (sub-graph functions): shares state, layers ``env``."""
-        child = Evaluator(self.plan, self.state, {**self.env, **overrides})
+    def fork(self, overrides: dict[Tensor, Any], drop: Sequence[Operation] = (), fold: Any = None) -> Evaluator:
+        """A child evaluator for a sub-graph function: shares state, layers ``env``.
+
+        Args:
+          overrides: tensor values bound in the child (function arguments).
+          drop: ops whose outputs the child recomputes (their parent values
+            are hidden, so they become functions of ``overrides``).
+          fold: a traced value folded into random keys (loop iteration).
+        """
+        env = dict(self.env)
+        for op in drop:
+            for t in op.outputs:
+                env.pop(t, None)
+        env.update(overrides)
+        child = Evaluator(self.plan, self.state, env)
         child.assigned = self.assigned
+        if fold is None:
+            child.fold = self.fold
+        elif self.fold is None:
+            child.fold = fold
+        else:  # nested loops: mix the iteration counters
+            child.fold = jnp.uint32(self.fold) * jnp.uint32(2654435761) + jnp.uint32(fold)
         return child
 
 
@@ -311,6 +334,19 @@ def resolve_state(plan: Plan) -> None:
     final: dict[Operation, Operation] = {}
     rng_ops: list[Operation] = []
     empty: dict[Operation, Operation] = {}
+    nested: set[Operation] = set()
+    todo = list(ops)
+    while todo:
+        op = todo.pop()
+        if op._op_def.lowering is None:
+            continue
+        for sub in op.attrs.get("sub_ops", ()):
+            for s_op in sub:
+                if s_op not in nested:
+                    nested.add(s_op)
+                    todo.append(s_op)
+    if nested:
+        ops = sorted(set(ops) | nested, key=lambda o: o._id)
     for op in ops:
         if op.type == VARIABLE_OP:
             plan.var_specs[op] = (op.attrs["shape"].as_tuple(), op.attrs["dtype"].np_dtype)

@@ -1,0 +1,424 @@
+"""Control flow, as ``tf.compat.v1.cond`` / ``while_loop`` / ``case``.
+
+The branch and body functions build their ops into the graph as usual; the
+ops they create become a *sub-graph function* of the control-flow op, whose
+data inputs are the tensors the sub-graphs capture from outside. The lowering
+evaluates the sub-graphs inside ``lax.cond``, ``lax.switch`` and
+``lax.while_loop``, so only the taken branch runs and loops compile once.
+
+Limits: assignments to variables inside branches or loop bodies raise
+``NotImplementedError`` (XLA control flow is functional); reverse-mode
+gradients through ``while_loop`` are not available (``lax.while_loop``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+from jax import tree_util
+
+from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import Graph, Operation, Tensor, TensorShape, get_default_graph
+from jaxsess.graph._registry import register_op
+from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly
+
+__all__ = ["cond", "case", "while_loop"]
+
+
+def _is_leaf(x: Any) -> bool:
+    return isinstance(x, Tensor) or hasattr(x, "_as_graph_element")
+
+
+def _flatten(structure: Any) -> tuple[list[Any], Any]:
+    return tree_util.tree_flatten(structure, is_leaf=_is_leaf)
+
+
+def _trace_fn(
+    graph: Graph, fn: Callable[..., Any], args: Sequence[Any], what: str
+) -> tuple[list[Operation], list[Tensor], Any]:
+    """Calls ``fn(*args)``; returns the ops it created (constants for Python
+    values it returned included), its flattened output tensors and structure."""
+    start = len(graph._ops)
+    out = fn(*args)
+    leaves, treedef = _flatten(out)
+    leaves = [convert_to_tensor(x) for x in leaves]
+    ops = graph._ops[start:]
+    for op in ops:
+        if op._op_def.writes_ref:
+            raise NotImplementedError(
+                f"Assigning variables inside {what} is not supported by jaxsess (op '{op.name}'); "
+                "assign outside the control-flow op, using its result."
+            )
+    return ops, leaves, treedef
+
+
+def _externals(ops: Sequence[Operation], bound: set[Tensor], outs: Sequence[Tensor]) -> list[Tensor]:
+    inside = set(ops)
+    seen: set[Tensor] = set()
+    ext: list[Tensor] = []
+
+    def visit(t: Tensor) -> None:
+        if t in bound or t.op in inside or t in seen:
+            return
+        seen.add(t)
+        ext.append(t)
+
+    for op in ops:
+        for t in op.inputs:
+            visit(t)
+    for t in outs:
+        visit(t)
+    return ext
+
+
+def _eval_branch(ev: Any, ops: Sequence[Operation], outs: Sequence[Tensor], env: dict[Tensor, Any], fold: Any = None) -> list[Any]:
+    child = ev.fork(env, drop=ops, fold=fold)
+    child.run(ops)
+    return [child.env[t] for t in outs]
+
+
+# -- cond / case -----------------------------------------------------------------
+
+
+def _branches_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return list(attrs["out_specs"])
+
+
+def _branches_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
+    index = vals[0]
+    ext_tensors: tuple[Tensor, ...] = op.attrs["externals"]
+    ext_vals = vals[1:]
+    branches = op.attrs["branches"]  # ((ops, outs), ...)
+
+    def make(ops: Sequence[Operation], outs: Sequence[Tensor]) -> Callable[..., Any]:
+        def branch(ext: Sequence[Any]) -> tuple[Any, ...]:
+            env = dict(zip(ext_tensors, ext))
+            vals_out = _eval_branch(ev, ops, outs, env)
+            return tuple(
+                jnp.asarray(v, dtype=spec[1].np_dtype) for v, spec in zip(vals_out, op.attrs["out_specs"])
+            )
+
+        return branch
+
+    fns = [make(o, t) for o, t in branches]
+    if op.type == "If":
+        res = jax.lax.cond(index, fns[0], fns[1], tuple(ext_vals))
+    else:
+        res = jax.lax.switch(index, fns, tuple(ext_vals))
+    return res if len(res) != 1 else res[0]
+
+
+register_op(
+    "If",
+    num_outputs=lambda attrs: len(attrs["out_specs"]),
+    infer=_branches_infer,
+    lowering=_branches_lowering,
+    default_name="cond",
+)(lambda *a, **k: None)
+register_op(
+    "Case",
+    num_outputs=lambda attrs: len(attrs["out_specs"]),
+    infer=_branches_infer,
+    lowering=_branches_lowering,
+    default_name="case",
+)(lambda *a, **k: None)
+
+
+def _merge_specs(per_branch: list[list[Tensor]], what: str) -> list[tuple[TensorShape, _dtypes.DType]]:
+    first = per_branch[0]
+    specs = []
+    for i, t in enumerate(first):
+        shape = t.shape
+        for other in per_branch[1:]:
+            o = other[i]
+            if o.dtype != t.dtype:
+                raise ValueError(
+                    f"Outputs of {what} branches must have the same dtype: output {i} is "
+                    f"{t.dtype.name} in one branch and {o.dtype.name} in another."
+                )
+            if not shape.is_compatible_with(o.shape):
+                raise ValueError(
+                    f"Outputs of {what} branches must have compatible shapes: output {i} is "
+                    f"{shape} in one branch and {o.shape} in another."
+                )
+            if shape.ndims is not None and o.shape.ndims is not None:
+                shape = TensorShape([a if a == b else None for a, b in zip(shape.as_list(), o.shape.as_list())])
+        specs.append((shape, t.dtype))
+    return specs
+
+
+def _build_branches(op_type: str, selector: Tensor, fns: Sequence[Callable[[], Any]], name: str | None, what: str) -> Any:
+    graph = get_default_graph()
+    traced = []
+    structure = None
+    for i, fn in enumerate(fns):
+        if not callable(fn):
+            raise TypeError(f"{what}: branch {i} must be callable, got {type(fn).__name__}.")
+        with graph.name_scope(f"branch_{i}"):
+            ops, leaves, treedef = _trace_fn(graph, fn, (), f"{what} branches")
+        if structure is None:
+            structure = treedef
+        elif treedef != structure:
+            raise ValueError(
+                f"{what}: all branches must return the same structure; got {structure} and {treedef}."
+            )
+        traced.append((ops, leaves))
+    bound: set[Tensor] = set()
+    ext: list[Tensor] = []
+    seen: set[Tensor] = set()
+    for ops, outs in traced:
+        for t in _externals(ops, bound, outs):
+            if t not in seen:
+                seen.add(t)
+                ext.append(t)
+    if not traced[0][1]:
+        raise ValueError(f"{what}: branches must return at least one tensor.")
+    specs = _merge_specs([outs for _, outs in traced], what)
+    attrs = {
+        "branches": tuple((tuple(ops), tuple(outs)) for ops, outs in traced),
+        "externals": tuple(ext),
+        "out_specs": tuple(specs),
+        "sub_ops": tuple(tuple(ops) for ops, _ in traced),
+    }
+    out = apply_op(op_type, [selector, *ext], attrs, name=name)
+    leaves_out = out if isinstance(out, list) else [out]
+    return tree_util.tree_unflatten(structure, leaves_out)
+
+
+def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable[[], Any] | None = None,
+         strict: bool = False, name: str | None = None, fn1: Any = None, fn2: Any = None) -> Any:
+    """``true_fn()`` if ``pred`` else ``false_fn()``, as ``tf.compat.v1.cond``.
+
+    Only the taken branch runs (``lax.cond``). Both functions must return the
+    same structure of tensors with equal dtypes.
+
+    Args:
+      pred: a scalar bool tensor or Python bool.
+      true_fn, false_fn: functions of no arguments building the branches.
+
+    Raises:
+      TypeError: a branch is not callable.
+      ValueError: the branches' structures or dtypes differ.
+    """
+    true_fn = true_fn or fn1
+    false_fn = false_fn or fn2
+    if true_fn is None or false_fn is None:
+        raise TypeError("cond needs both true_fn and false_fn.")
+    if isinstance(pred, bool):
+        return true_fn() if pred else false_fn()
+    if executing_eagerly():
+        return true_fn() if bool(pred) else false_fn()
+    p = convert_to_tensor(pred, dtype=_dtypes.bool)
+    if p.shape.ndims not in (None, 0):
+        raise ValueError(f"cond: pred must be a scalar, got shape {p.shape}.")
+    return _build_branches("If", p, [true_fn, false_fn], name, "cond")
+
+
+def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive: bool = False,
+         strict: bool = False, name: str = "case") -> Any:
+    """The function of the first true predicate, else ``default``, as
+    ``tf.compat.v1.case`` (lowered to ``lax.switch``).
+
+    Args:
+      pred_fn_pairs: a list of ``(bool tensor, callable)`` pairs (or a dict).
+      default: called when no predicate holds (required unless one always does).
+      exclusive: check at run time that at most one predicate holds? Not
+        supported: raises ``NotImplementedError`` when True.
+    """
+    if isinstance(pred_fn_pairs, dict):
+        pred_fn_pairs = list(pred_fn_pairs.items())
+    pairs = list(pred_fn_pairs)
+    if exclusive:
+        raise NotImplementedError("case(exclusive=True) is not supported (no run-time assertions in XLA).")
+    if not pairs:
+        if default is None:
+            raise ValueError("case needs at least one pred_fn pair or a default.")
+        return default()
+    if default is None:
+        default = pairs[-1][1]
+        pairs = pairs[:-1]
+        if not pairs:
+            return default()
+    from jaxsess.ops import math_ops
+
+    preds = [convert_to_tensor(p, dtype=_dtypes.bool) for p, _ in pairs]
+    with get_default_graph().name_scope(name):
+        # Index of the first true predicate, or len(preds) for the default.
+        idx = convert_to_tensor(len(preds), dtype=_dtypes.int32)
+        for i in range(len(preds) - 1, -1, -1):
+            idx = math_ops.where(preds[i], convert_to_tensor(i, dtype=_dtypes.int32), idx)
+    return _build_branches("Case", idx, [f for _, f in pairs] + [default], None, "case")
+
+
+# -- while_loop -------------------------------------------------------------------
+
+
+def _loopvar_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return [(attrs["shape"], attrs["dtype"])]
+
+
+register_op("LoopVar", infer=_loopvar_infer, graph_only=True, default_name="loop_var",
+            lowering=lambda ev, op, vals: ev.env[op.outputs[0]])(lambda **k: None)
+
+
+def _while_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return list(attrs["out_specs"])
+
+
+def _while_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
+    n = len(op.attrs["out_specs"])
+    init = [jnp.asarray(v, dtype=s[1].np_dtype) for v, s in zip(vals[:n], op.attrs["out_specs"])]
+    ext_tensors: tuple[Tensor, ...] = op.attrs["externals"]
+    ext_vals = vals[n:]
+    loop_vars: tuple[Tensor, ...] = op.attrs["loop_vars"]
+    cond_ops, body_ops = op.attrs["sub_ops"]
+    pred_t: Tensor = op.attrs["pred"]
+    body_outs: tuple[Tensor, ...] = op.attrs["body_outs"]
+    max_iter = op.attrs["maximum_iterations"]
+
+    def env_for(carry: Sequence[Any]) -> dict[Tensor, Any]:
+        env = dict(zip(ext_tensors, ext_vals))
+        env.update(zip(loop_vars, carry))
+        return env
+
+    def cond_fun(state: tuple[Any, tuple[Any, ...]]) -> Any:
+        i, carry = state
+        (p,) = _eval_branch(ev, cond_ops, [pred_t], env_for(carry), fold=i)
+        p = jnp.asarray(p, dtype=bool)
+        if max_iter is not None:
+            p = jnp.logical_and(p, i < max_iter)
+        return p
+
+    def body_fun(state: tuple[Any, tuple[Any, ...]]) -> Any:
+        i, carry = state
+        new = _eval_branch(ev, body_ops, body_outs, env_for(carry), fold=i)
+        new = tuple(jnp.asarray(v, dtype=s[1].np_dtype) for v, s in zip(new, op.attrs["out_specs"]))
+        return i + 1, new
+
+    _, final = jax.lax.while_loop(cond_fun, body_fun, (jnp.uint32(0), tuple(init)))
+    return final if n != 1 else final[0]
+
+
+register_op(
+    "While",
+    num_outputs=lambda attrs: len(attrs["out_specs"]),
+    infer=_while_infer,
+    lowering=_while_lowering,
+    default_name="while",
+)(lambda *a, **k: None)
+
+
+def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any, shape_invariants: Any = None,
+               parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+               name: str | None = None, maximum_iterations: Any = None, return_same_structure: bool = False) -> Any:
+    """Repeats ``body`` while ``cond`` holds, as ``tf.compat.v1.while_loop``
+    (lowered to ``lax.while_loop``).
+
+    Args:
+      cond: ``(*loop_vars) -> scalar bool tensor``.
+      body: ``(*loop_vars) -> loop_vars`` of the same structure, dtypes and
+        (unless relaxed by ``shape_invariants``) shapes.
+      loop_vars: a tensor, or a (nested) list/tuple of tensors.
+      shape_invariants: optional shapes (with ``None`` dims) per loop var.
+      maximum_iterations: optional static int bound.
+
+    Returns:
+      The final loop vars, in the structure of ``loop_vars`` (a single
+      tensor when ``loop_vars`` is a one-element list, as TF1).
+
+    Raises:
+      ValueError: ``body`` changes a loop var's dtype or shape, or ``cond``
+        does not give a scalar bool (names the loop var).
+      TypeError: ``cond`` or ``body`` is not callable.
+    """
+    if not callable(cond) or not callable(body):
+        raise TypeError("cond and body must be callable.")
+    single = not isinstance(loop_vars, list | tuple)
+    if executing_eagerly():
+        vars_ = loop_vars if not single else (loop_vars,)
+        while bool(cond(*vars_)):
+            out = body(*vars_)
+            vars_ = (out,) if single else tuple(out) if isinstance(out, list | tuple) else (out,)
+        return vars_[0] if single else type(loop_vars)(vars_)
+    graph = get_default_graph()
+    structure_in = loop_vars if not single else [loop_vars]
+    leaves, treedef = _flatten(list(structure_in))
+    init = [convert_to_tensor(x) for x in leaves]
+    if shape_invariants is not None:
+        inv_leaves = tree_util.tree_leaves(shape_invariants if not single else [shape_invariants],
+                                           is_leaf=lambda s: isinstance(s, TensorShape | list | tuple) and not (
+                                               isinstance(s, list | tuple) and s and isinstance(s[0], list | tuple | TensorShape)))
+        invariants = [TensorShape(s) for s in inv_leaves] if len(inv_leaves) == len(init) else [t.shape for t in init]
+    else:
+        invariants = [t.shape for t in init]
+    with graph.name_scope(name or "while"):
+        lvs = [
+            apply_op("LoopVar", (), {"shape": inv, "dtype": t.dtype}, name=f"loop_var_{i}")
+            for i, (t, inv) in enumerate(zip(init, invariants))
+        ]
+        args = tree_util.tree_unflatten(treedef, lvs)
+        cond_ops, preds, _ = _trace_fn(graph, cond, args, "while_loop cond")
+        if len(preds) != 1:
+            raise ValueError(f"while_loop: cond must return one scalar bool tensor, got {len(preds)} values.")
+        pred = preds[0]
+        if pred.dtype != _dtypes.bool or pred.shape.ndims not in (None, 0):
+            raise ValueError(
+                f"while_loop: cond must return a scalar bool, got {pred.dtype.name} of shape {pred.shape}."
+            )
+        body_ops, body_outs, out_tree = _trace_fn(graph, body, args, "while_loop bodies")
+        if out_tree != treedef and not (len(body_outs) == len(lvs) == 1):
+            if len(body_outs) != len(lvs):
+                raise ValueError(
+                    f"while_loop: body returned {len(body_outs)} loop vars, expected {len(lvs)}."
+                )
+        for i, (t, lv) in enumerate(zip(body_outs, lvs)):
+            if t.dtype != lv.dtype:
+                raise ValueError(
+                    f"while_loop: loop var {i} ('{init[i].name}') enters with dtype {lv.dtype.name} but "
+                    f"the body returns {t.dtype.name}."
+                )
+            if not lv.shape.is_compatible_with(t.shape) or (
+                lv.shape.is_fully_defined() and t.shape.as_tuple() != lv.shape.as_tuple()
+                and t.shape.is_fully_defined()
+            ):
+                raise ValueError(
+                    f"while_loop: loop var {i} ('{init[i].name}') has shape {lv.shape} before the loop "
+                    f"and {t.shape} after one iteration; pass shape_invariants to allow it."
+                )
+        bound = set(lvs)
+        ext: list[Tensor] = []
+        seen: set[Tensor] = set()
+        for t in _externals(cond_ops, bound, [pred]) + _externals(body_ops, bound, body_outs):
+            if t not in seen:
+                seen.add(t)
+                ext.append(t)
+        mi = None
+        if maximum_iterations is not None:
+            from jaxsess.ops._core import constant_value
+
+            v = constant_value(maximum_iterations)
+            if v is None:
+                raise ValueError("maximum_iterations must be known when the graph is built.")
+            mi = int(v)
+        attrs = {
+            "loop_vars": tuple(lvs),
+            "pred": pred,
+            "body_outs": tuple(body_outs),
+            "externals": tuple(ext),
+            "out_specs": tuple((inv, t.dtype) for inv, t in zip(invariants, init)),
+            "sub_ops": (tuple(cond_ops), tuple(body_ops)),
+            "maximum_iterations": mi,
+        }
+        res = apply_op("While", [*init, *ext], attrs, name="Exit")
+    res_l = res if isinstance(res, list) else [res]
+    result = tree_util.tree_unflatten(treedef, res_l)
+    if single:
+        return result[0]
+    if isinstance(loop_vars, tuple):
+        return tuple(result)
+    if len(result) == 1 and not return_same_structure:
+        return result[0]
+    return result

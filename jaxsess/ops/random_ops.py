@@ -1,0 +1,219 @@
+"""Random ops with TF1 seeding, as ``tf.compat.v1.random_*`` and ``nn.dropout``.
+
+Seeds follow ``tf.compat.v1.get_seed``: with a graph seed
+(:func:`set_random_seed`) and no op seed, the op seed is derived from the
+op's position in the graph; with neither, seeds are drawn at random when the
+op is created and each session starts its draw counter at a random value.
+Every ``run`` of a random op draws new values (the op's counter advances),
+and a new session with the same seeds repeats the same sequence.
+"""
+
+from __future__ import annotations
+
+import random as _pyrandom
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxsess import _context
+from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import get_default_graph
+from jaxsess.graph._registry import register_op
+from jaxsess.ops._core import apply_op, constant_value, convert_to_tensor
+
+__all__ = [
+    "set_random_seed",
+    "get_seed",
+    "random_normal",
+    "random_uniform",
+    "truncated_normal",
+    "random_shuffle",
+    "multinomial",
+    "dropout",
+    "DEFAULT_GRAPH_SEED",
+]
+
+DEFAULT_GRAPH_SEED = 87654321
+_MAXINT = 2**31 - 1
+
+
+def set_random_seed(seed: int | None) -> None:
+    """Sets the graph-level seed of the default graph, as ``tf.compat.v1.set_random_seed``."""
+    eager = _context.current_eager_session()
+    if eager is not None:
+        eager._eager_seed = seed
+        return
+    get_default_graph().seed = None if seed is None else int(seed)
+
+
+def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
+    """The ``(graph seed, op seed)`` pair for a new random op, as ``tf.compat.v1.get_seed``."""
+    eager = _context.current_eager_session()
+    if eager is not None:
+        global_seed = getattr(eager, "_eager_seed", None)
+        last_id = len(getattr(eager, "_eager_state", None)._counters) if getattr(eager, "_eager_state", None) else 0  # type: ignore[union-attr]
+    else:
+        g = get_default_graph()
+        global_seed = g.seed
+        last_id = len(g._ops)
+    if global_seed is not None:
+        if op_seed is None:
+            op_seed = last_id
+        return int(global_seed), int(op_seed)
+    if op_seed is not None:
+        return DEFAULT_GRAPH_SEED, int(op_seed)
+    return None, None
+
+
+def _seed_attrs(seed: int | None) -> dict[str, Any]:
+    s1, s2 = get_seed(seed)
+    if s1 is None:
+        return {"seed": _pyrandom.randint(0, _MAXINT), "seed2": _pyrandom.randint(0, _MAXINT), "seeded": False}
+    return {"seed": s1, "seed2": s2, "seeded": True}
+
+
+def _shape_attr(shape: Any, what: str = "shape") -> tuple[int, ...]:
+    val = constant_value(shape)
+    if val is None:
+        raise ValueError(
+            f"jaxsess needs the {what} of a random op known when the graph is built "
+            f"(a list or a constant tensor); got {shape!r}."
+        )
+    return tuple(int(d) for d in np.reshape(val, (-1,)))
+
+
+def _random(op_type: str, inputs: tuple[Any, ...], attrs: dict[str, Any], seed: int | None, name: str | None) -> Any:
+    attrs = {**attrs, **_seed_attrs(seed)}
+    return apply_op(op_type, inputs, attrs, name=name)
+
+
+@register_op("RandomStandardNormal", stateful=True, random=True, default_name="random_normal")
+def _normal(ctx: Any, mean: Any, stddev: Any, *, shape: tuple[int, ...], dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    key = ctx.rng_key(seed, seed2)
+    return jax.random.normal(key, shape, dtype.np_dtype) * stddev + mean
+
+
+@register_op("RandomUniform", stateful=True, random=True, default_name="random_uniform")
+def _uniform(ctx: Any, lo: Any, hi: Any, *, shape: tuple[int, ...], dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    key = ctx.rng_key(seed, seed2)
+    if dtype.is_integer:
+        return jax.random.randint(key, shape, lo, hi, dtype.np_dtype)
+    return jax.random.uniform(key, shape, dtype.np_dtype, lo, hi)
+
+
+@register_op("TruncatedNormal", stateful=True, random=True, default_name="truncated_normal")
+def _truncated(ctx: Any, mean: Any, stddev: Any, *, shape: tuple[int, ...], dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    key = ctx.rng_key(seed, seed2)
+    return jax.random.truncated_normal(key, -2.0, 2.0, shape, dtype.np_dtype) * stddev + mean
+
+
+@register_op("RandomShuffle", stateful=True, random=True, default_name="random_shuffle")
+def _shuffle(ctx: Any, x: Any, *, seed: int, seed2: int, seeded: bool) -> Any:
+    key = ctx.rng_key(seed, seed2)
+    return jax.random.permutation(key, x, axis=0, independent=False)
+
+
+@register_op("Multinomial", stateful=True, random=True, default_name="multinomial")
+def _multinomial(ctx: Any, logits: Any, *, num_samples: int, output_dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    key = ctx.rng_key(seed, seed2)
+    out = jax.random.categorical(key, logits, axis=-1, shape=(num_samples, logits.shape[0]))
+    return out.T.astype(output_dtype.np_dtype)
+
+
+def _float_dtype(dtype: Any) -> _dtypes.DType:
+    d = _dtypes.canonical(dtype)
+    if not d.is_floating:
+        raise ValueError(f"Invalid dtype {d.name}: a floating dtype is required.")
+    return d
+
+
+def random_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dtypes.float32,
+                  seed: int | None = None, name: str | None = None) -> Any:
+    """Samples from N(mean, stddev²) of the given shape, as ``tf.random.normal``.
+
+    Args:
+      shape: a list or constant tensor (static).
+      mean, stddev: scalars or tensors broadcastable to ``shape``.
+      dtype: a floating dtype.
+      seed: the op seed (see :func:`set_random_seed`).
+    """
+    d = _float_dtype(dtype)
+    return _random("RandomStandardNormal", (convert_to_tensor(mean, d), convert_to_tensor(stddev, d)),
+                   {"shape": _shape_attr(shape), "dtype": d}, seed, name)
+
+
+def random_uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = _dtypes.float32,
+                   seed: int | None = None, name: str | None = None) -> Any:
+    """Samples uniformly from ``[minval, maxval)``, as ``tf.random.uniform``.
+
+    Raises:
+      ValueError: an integer dtype without ``maxval``.
+    """
+    d = _dtypes.canonical(dtype)
+    if maxval is None:
+        if d.is_integer:
+            raise ValueError(f"Must specify maxval for integer dtype {d.name}")
+        maxval = 1
+    return _random("RandomUniform", (convert_to_tensor(minval, d), convert_to_tensor(maxval, d)),
+                   {"shape": _shape_attr(shape), "dtype": d}, seed, name)
+
+
+def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = _dtypes.float32,
+                     seed: int | None = None, name: str | None = None) -> Any:
+    """N(mean, stddev²) samples redrawn beyond two standard deviations, as ``tf.random.truncated_normal``."""
+    d = _float_dtype(dtype)
+    return _random("TruncatedNormal", (convert_to_tensor(mean, d), convert_to_tensor(stddev, d)),
+                   {"shape": _shape_attr(shape), "dtype": d}, seed, name)
+
+
+def random_shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Any:
+    """``value`` with its first dimension shuffled, as ``tf.random.shuffle``."""
+    return _random("RandomShuffle", (convert_to_tensor(value),), {}, seed, name)
+
+
+def multinomial(logits: Any, num_samples: int, seed: int | None = None, name: str | None = None,
+                output_dtype: Any = _dtypes.int64) -> Any:
+    """Samples ``[batch, num_samples]`` class indices from ``logits [batch, classes]``."""
+    return _random("Multinomial", (convert_to_tensor(logits),),
+                   {"num_samples": int(num_samples), "output_dtype": _dtypes.canonical(output_dtype)}, seed, name)
+
+
+@register_op("Dropout", stateful=True, random=True, default_name="dropout")
+def _dropout(ctx: Any, x: Any, rate: Any, *, noise_shape: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    key = ctx.rng_key(seed, seed2)
+    shape = x.shape if noise_shape is None else noise_shape
+    keep = jax.random.uniform(key, shape, x.dtype) >= rate
+    return jnp.where(keep, x / (1 - rate), jnp.zeros((), x.dtype))
+
+
+def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | None = None,
+            name: str | None = None, rate: Any = None) -> Any:
+    """Zeroes elements with probability ``rate`` and scales the rest by
+    ``1 / (1 - rate)``, as ``tf.compat.v1.nn.dropout``.
+
+    Args:
+      x: a floating tensor.
+      keep_prob: (deprecated TF1 form) the keep probability, ``1 - rate``.
+      noise_shape: optional static shape broadcastable to ``x``'s.
+      rate: the drop probability in ``[0, 1)``; a tensor may be fed.
+
+    Raises:
+      ValueError: both or neither of ``keep_prob``/``rate``, or a constant
+        rate outside ``[0, 1)``.
+    """
+    if (keep_prob is None) == (rate is None):
+        raise ValueError("Provide exactly one of keep_prob and rate.")
+    x = convert_to_tensor(x)
+    d = _dtypes.as_dtype(x.dtype)
+    if rate is None:
+        r = convert_to_tensor(1.0 - keep_prob, d)
+    else:
+        r = convert_to_tensor(rate, d)
+    rv = constant_value(r)
+    if rv is not None and not (0 <= float(rv) < 1):
+        raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got {float(rv)}")
+    ns = None if noise_shape is None else _shape_attr(noise_shape, "noise_shape")
+    return _random("Dropout", (x, r), {"noise_shape": ns}, seed, name)
+

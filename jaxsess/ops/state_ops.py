@@ -1,0 +1,429 @@
+"""Variables, as ``tf.compat.v1.Variable`` (reference variables), and assign ops.
+
+A variable is a ``VariableV2`` op whose value lives in each session that runs
+it (per session, as TF1); ``v.initializer`` is an ``Assign`` op. Ops that use
+``v`` read its snapshot (``v/read:0``), which is the value at the start of the
+run; ``v.read_value()`` made under ``control_dependencies([assign])`` sees the
+assigned value — the ordering rule of :mod:`jaxsess.graph._lowering`.
+
+Inside an ``EagerSession`` a variable holds its value in that session at once:
+``assign`` replaces it, reads return it.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxsess import _context
+from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import Graph, GraphKeys, Operation, Tensor, TensorShape, get_default_graph
+from jaxsess.graph._registry import register_op
+from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly, group
+
+__all__ = [
+    "Variable",
+    "VariableV1",
+    "assign",
+    "assign_add",
+    "assign_sub",
+    "global_variables",
+    "all_variables",
+    "local_variables",
+    "trainable_variables",
+    "model_variables",
+    "moving_average_variables",
+    "global_variables_initializer",
+    "initialize_all_variables",
+    "local_variables_initializer",
+    "initialize_local_variables",
+    "variables_initializer",
+    "initialize_variables",
+]
+
+
+def _var_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return [(attrs["shape"], attrs["dtype"])]
+
+
+@register_op("VariableV2", infer=_var_infer, stateful=True, jittable=False, default_name="Variable")
+def _variable_op(ctx: Any, **attrs: Any) -> Any:  # evaluated by the lowering itself
+    raise AssertionError("VariableV2 is read by the lowering")
+
+
+def _assign_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    (ref_shape, ref_dtype), (val_shape, _) = specs
+    if attrs.get("validate_shape", True):
+        return [(TensorShape(ref_shape), ref_dtype)]
+    return [(TensorShape(val_shape), ref_dtype)]
+
+
+@register_op("Assign", infer=_assign_infer, stateful=True, ref_inputs=(0,), writes_ref=True, default_name="Assign")
+def _assign(ctx: Any, var_op: Any, value: Any, *, validate_shape: bool = True, use_locking: bool = True) -> Any:
+    return ctx.assign_variable(var_op, value)
+
+
+@register_op(
+    "AssignAdd", infer=_assign_infer, stateful=True, ref_inputs=(0,), reads_ref=True, writes_ref=True,
+    default_name="AssignAdd",
+)
+def _assign_add(ctx: Any, var_op: Any, delta: Any, *, use_locking: bool = False) -> Any:
+    return ctx.assign_variable(var_op, ctx.read_variable(var_op) + delta)
+
+
+@register_op(
+    "AssignSub", infer=_assign_infer, stateful=True, ref_inputs=(0,), reads_ref=True, writes_ref=True,
+    default_name="AssignSub",
+)
+def _assign_sub(ctx: Any, var_op: Any, delta: Any, *, use_locking: bool = False) -> Any:
+    return ctx.assign_variable(var_op, ctx.read_variable(var_op) - delta)
+
+
+class Variable:
+    """A mutable tensor whose value lives in a session, as ``tf.compat.v1.Variable``.
+
+    Args:
+      initial_value: a tensor, value, or a callable returning one; its shape
+        and dtype are the variable's (unless ``validate_shape=False``).
+      trainable: add to ``GraphKeys.TRAINABLE_VARIABLES`` (default True).
+      collections: collections to add to (default ``[GLOBAL_VARIABLES]``).
+      validate_shape: check assigned values against the static shape.
+      name: the variable's op name (default ``'Variable'``, made unique).
+      dtype: convert ``initial_value`` to this dtype.
+
+    Attributes:
+      name: ``'<op name>:0'``.
+      op: the ``VariableV2`` op (the state slot in sessions).
+      initializer: the ``Assign`` op that sets ``initial_value``.
+      initial_value: the tensor computing the first value.
+
+    Raises:
+      ValueError: no ``initial_value``.
+    """
+
+    def __init__(
+        self,
+        initial_value: Any = None,
+        trainable: bool | None = None,
+        collections: Any = None,
+        validate_shape: bool = True,
+        caching_device: Any = None,
+        name: str | None = None,
+        variable_def: Any = None,
+        dtype: Any = None,
+        expected_shape: Any = None,
+        import_scope: Any = None,
+        constraint: Any = None,
+        use_resource: Any = None,
+        synchronization: Any = None,
+        aggregation: Any = None,
+        shape: Any = None,
+    ) -> None:
+        if initial_value is None:
+            raise ValueError("initial_value must be specified.")
+        if trainable is None:
+            trainable = True
+        self._trainable = bool(trainable)
+        self._constraint = constraint
+        eager = _context.current_eager_session()
+        self._eager_session = eager
+        if eager is not None:
+            value = initial_value() if callable(initial_value) else initial_value
+            arr = convert_to_tensor(value, dtype=dtype)
+            self._dtype = _dtypes.as_dtype(arr.dtype)
+            self._shape = TensorShape(arr.shape)
+            self._name = (name or "Variable") + ":0"
+            self._value: Any = None
+            self._lock = threading.Lock()
+            self._eager_assign(arr)
+            return
+        graph = get_default_graph()
+        self._graph = graph
+        with graph.name_scope(name or "Variable") as scope:
+            op_name = scope[:-1]
+            with graph.name_scope("Initializer"), graph.control_dependencies(None):
+                iv = initial_value() if callable(initial_value) else initial_value
+                iv = convert_to_tensor(iv, dtype=dtype, name="initial_value")
+            if shape is not None:
+                vshape = TensorShape(shape)
+            elif validate_shape:
+                vshape = iv.shape
+            else:
+                vshape = TensorShape(None)
+            if validate_shape and not vshape.is_fully_defined():
+                raise ValueError(
+                    f"initial_value must have a shape specified: {iv} (variable '{op_name}'); "
+                    "pass validate_shape=False for a variable of unknown shape."
+                )
+            self._dtype = iv.dtype
+            self._shape = vshape
+            with graph.control_dependencies(None):
+                self._ref = apply_op(
+                    "VariableV2", (), {"shape": vshape, "dtype": iv.dtype}, name=op_name + "/"
+                )
+                self._initial_value = iv
+                self._initializer = apply_op(
+                    "Assign", (self._ref, iv), {"validate_shape": bool(validate_shape)}, name="Assign"
+                ).op
+                self._snapshot = apply_op("Identity", (self._ref,), name="read")
+        self._ref.op._variable = self  # type: ignore[attr-defined]
+        if collections is None:
+            collections = [GraphKeys.GLOBAL_VARIABLES]
+        collections = list(collections)
+        if self._trainable and GraphKeys.TRAINABLE_VARIABLES not in collections:
+            collections.append(GraphKeys.TRAINABLE_VARIABLES)
+        graph.add_to_collections(collections, self)
+
+    # -- properties ---------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._name if self._eager_session is not None else self._ref.name
+
+    @property
+    def op(self) -> Operation:
+        return self._ref.op
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @property
+    def dtype(self) -> _dtypes.DType:
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    def get_shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @property
+    def initializer(self) -> Operation:
+        return self._initializer
+
+    @property
+    def initial_value(self) -> Tensor:
+        return self._initial_value
+
+    @property
+    def device(self) -> str:
+        return self._ref.op.device
+
+    @property
+    def constraint(self) -> Any:
+        return self._constraint
+
+    def value(self) -> Any:
+        """The snapshot tensor (value at the start of a run); eager: the array."""
+        if self._eager_session is not None:
+            return self._eager_value()
+        return self._snapshot
+
+    def read_value(self) -> Any:
+        """A new read of the variable, ordered by the enclosing control dependencies."""
+        if self._eager_session is not None:
+            return self._eager_value()
+        return apply_op("Identity", (self._ref,), name="read")
+
+    def initialized_value(self) -> Any:
+        """The value after initialisation (runs the initializer first if needed)."""
+        with self._graph.control_dependencies([self._initializer]):
+            return apply_op("Identity", (self._ref,), name="initialized_value")
+
+    def _as_graph_element(self) -> Any:
+        if self._eager_session is not None:
+            return self._eager_value()
+        return self._snapshot
+
+    def eval(self, session: Any = None) -> Any:
+        """The variable's value in ``session`` (or the default session)."""
+        if self._eager_session is not None:
+            return self._eager_value()
+        return self._snapshot.eval(session=session)
+
+    def assign(self, value: Any, use_locking: bool = False, name: str | None = None, read_value: bool = True) -> Any:
+        """An op assigning ``value``; its output is the new value, as ``tf.Variable.assign``.
+
+        Raises:
+          ValueError: ``value``'s static shape differs from the variable's.
+        """
+        if self._eager_session is not None:
+            return self._eager_assign(convert_to_tensor(value, dtype=self._dtype))
+        v = convert_to_tensor(value, dtype=self._dtype)
+        if not v.shape.is_compatible_with(self._shape):
+            raise ValueError(
+                f"Cannot assign a value of shape {v.shape} to variable '{self.op.name}' of shape {self._shape}."
+            )
+        return apply_op("Assign", (self._ref, v), name=name)
+
+    def assign_add(self, delta: Any, use_locking: bool = False, name: str | None = None, read_value: bool = True) -> Any:
+        """An op adding ``delta``; its output is the new value."""
+        if self._eager_session is not None:
+            return self._eager_assign(self._eager_value() + convert_to_tensor(delta, dtype=self._dtype))
+        return apply_op("AssignAdd", (self._ref, convert_to_tensor(delta, dtype=self._dtype)), name=name)
+
+    def assign_sub(self, delta: Any, use_locking: bool = False, name: str | None = None, read_value: bool = True) -> Any:
+        """An op subtracting ``delta``; its output is the new value."""
+        if self._eager_session is not None:
+            return self._eager_assign(self._eager_value() - convert_to_tensor(delta, dtype=self._dtype))
+        return apply_op("AssignSub", (self._ref, convert_to_tensor(delta, dtype=self._dtype)), name=name)
+
+    def load(self, value: Any, session: Any = None) -> None:
+        """Sets the value in ``session`` without adding ops, as ``tf.Variable.load``."""
+        from jaxsess._session import get_default_session
+
+        sess = session or get_default_session()
+        if sess is None:
+            raise ValueError("Either session argument should be provided or default session should be established")
+        arr = jnp.asarray(np.asarray(value, dtype=self._dtype.np_dtype))
+        if self._shape.is_fully_defined() and tuple(arr.shape) != tuple(self._shape.as_list()):
+            raise ValueError(f"Cannot load a value of shape {arr.shape} into variable '{self.op.name}' of shape {self._shape}.")
+        sess._set_state(self.op, arr)
+
+    def set_shape(self, shape: Any) -> None:
+        self._shape = self._shape.merge_with(shape)
+
+    def __repr__(self) -> str:
+        return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    # -- eager ------------------------------------------------------------------
+
+    def _eager_value(self) -> Any:
+        if self._value is None:
+            raise RuntimeError(f"Variable {self._name} has no value.")
+        return self._value
+
+    def _eager_assign(self, value: Any) -> Any:
+        session = self._eager_session
+        session._check_open()
+        arr = jnp.asarray(value, dtype=self._dtype.np_dtype)
+        if self._shape.is_fully_defined() and tuple(arr.shape) != tuple(self._shape.as_list()):
+            raise ValueError(
+                f"Cannot assign a value of shape {tuple(arr.shape)} to variable '{self._name}' of shape {self._shape}."
+            )
+        if isinstance(value, jax.Array) and arr is value and session.owns(value):
+            arr = jnp.array(arr, copy=True)
+        with self._lock:
+            old, self._value = self._value, arr
+            session._registry.pin(arr)
+            if old is not None:
+                session._registry.unpin(old)  # freed once nothing references it
+        return arr
+
+    # Operators: a variable behaves as its value.
+    def __array__(self, dtype: Any = None) -> np.ndarray:
+        return np.asarray(self._eager_value(), dtype=dtype)
+
+
+def _install_operators() -> None:
+    names = [
+        "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+        "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
+        "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__",
+        "__and__", "__rand__", "__or__", "__ror__", "__invert__", "__getitem__",
+    ]
+    for n in names:
+        def method(self: Variable, *args: Any, _n: str = n) -> Any:
+            v = self._as_graph_element()
+            return getattr(v, _n)(*args)
+
+        setattr(Variable, n, method)
+
+
+_install_operators()
+VariableV1 = Variable
+
+
+def assign(ref: Any, value: Any, validate_shape: Any = None, use_locking: Any = None, name: str | None = None) -> Any:
+    """``ref.assign(value)``, as ``tf.compat.v1.assign``."""
+    return _as_variable(ref).assign(value, name=name)
+
+
+def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
+    """``ref.assign_add(value)``, as ``tf.compat.v1.assign_add``."""
+    return _as_variable(ref).assign_add(value, name=name)
+
+
+def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Any:
+    """``ref.assign_sub(value)``, as ``tf.compat.v1.assign_sub``."""
+    return _as_variable(ref).assign_sub(value, name=name)
+
+
+def _as_variable(ref: Any) -> Variable:
+    if isinstance(ref, Variable):
+        return ref
+    if isinstance(ref, Tensor):
+        var = getattr(ref.op, "_variable", None)
+        if var is None and ref.op.type == "Identity" and ref.op.inputs:
+            var = getattr(ref.op.inputs[0].op, "_variable", None)
+        if var is not None:
+            return var  # type: ignore[no-any-return]
+    raise TypeError(f"Expected a Variable (or its reference tensor), got {ref!r:.80}.")
+
+
+# -- collections and initializers ---------------------------------------------------
+
+
+def global_variables(scope: str | None = None) -> list[Variable]:
+    """Variables in ``GraphKeys.GLOBAL_VARIABLES``, as ``tf.compat.v1.global_variables``."""
+    return get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+all_variables = global_variables
+
+
+def local_variables(scope: str | None = None) -> list[Variable]:
+    return get_default_graph().get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def trainable_variables(scope: str | None = None) -> list[Variable]:
+    """Variables created with ``trainable=True``, as ``tf.compat.v1.trainable_variables``."""
+    return get_default_graph().get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def model_variables(scope: str | None = None) -> list[Variable]:
+    return get_default_graph().get_collection(GraphKeys.MODEL_VARIABLES, scope)
+
+
+def moving_average_variables(scope: str | None = None) -> list[Variable]:
+    return get_default_graph().get_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, scope)
+
+
+def variables_initializer(var_list: Any, name: str = "init") -> Any:
+    """An op running the initializers of ``var_list``, as ``tf.compat.v1.variables_initializer``."""
+    if executing_eagerly():
+        return None
+    inits = [v.initializer for v in var_list]
+    if not inits:
+        return apply_op("NoOp", (), name=name)
+    return group(*inits, name=name)
+
+
+initialize_variables = variables_initializer
+
+
+def global_variables_initializer() -> Any:
+    """An op initialising all global variables, as ``tf.compat.v1.global_variables_initializer``."""
+    return variables_initializer(global_variables(), name="init")
+
+
+def initialize_all_variables() -> Any:
+    return global_variables_initializer()
+
+
+def local_variables_initializer() -> Any:
+    """An op initialising all local variables (a no-op when there are none)."""
+    return variables_initializer(local_variables(), name="init")
+
+
+initialize_local_variables = local_variables_initializer

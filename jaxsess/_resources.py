@@ -51,16 +51,23 @@ class ResourceCleanupStrategy(enum.Enum):
     Attributes:
       IN_BACKGROUND: (default) a daemon thread owned by the session finds
         unused buffers — owned arrays with no Python reference left outside
-        the session — and deletes them while the session runs. The thread
-        polls about every millisecond while the session owns buffers (less
-        often when sweeps get long) and sleeps when it owns none. ``close()``
-        stops and joins it before the final sweep. The most reliable choice.
+        the session — and deletes them while the session runs. It polls every
+        0.5 ms while the session owns buffers (every 4 ms while a producer
+        adopts many arrays between polls, and never more than ~10% of the
+        time), and sleeps when it has owned none for a while. Because a thread
+        running a tight loop rarely lets the cleaner have the GIL, that thread
+        also sweeps itself at its next call into the session once it has
+        adopted as many arrays as survived the last sweep. ``close()`` stops
+        and joins the thread before the final sweep. The most reliable choice.
       ON_SAFE_POINTS: no extra thread. Unused buffers are found and deleted
-        synchronously, in the calling thread, whenever a call into the
-        library reaches a safe point: entering ``Session.run``, a call of a
-        ``session.jit`` function, an eager op, ``track``, ``stats()`` and
-        ``sweep()``. The calling thread may block for the sweep, which is
-        O(number of owned buffers).
+        synchronously, in the calling thread, when a call into the library
+        reaches a safe point: entering ``Session.run``, a call of a
+        ``session.jit`` function, an eager op, ``track`` and ``stats()``.
+        A safe point sweeps when at least 1/8 as many arrays as survived the
+        last sweep were adopted since (so at every call while few are owned),
+        or when the last sweep is over 10 ms old; ``stats()`` and ``sweep()``
+        always sweep. The calling thread blocks for the sweep, O(owned
+        buffers), amortised O(1) per adopted buffer.
       ON_SESSION_CLOSE: nothing is freed before ``close()``. A loop of ``m``
         iterations producing ``n`` buffers each holds ``n*m`` buffers until
         the session closes. The cheapest per call and the riskiest (device
@@ -105,7 +112,8 @@ class SessionStats:
     """A snapshot of what a session owns.
 
     Attributes:
-      live_buffers: owned arrays not yet deleted (variables included).
+      live_buffers: owned arrays not yet freed (variables included). A donated
+        array still referenced by user code counts until the next sweep.
       live_bytes: their total size in bytes (``jax.Array.nbytes``; a sharded
         array counts its logical size once).
       peak_bytes: the largest ``live_bytes`` seen since the session opened.
@@ -181,6 +189,9 @@ def _measure_baseline() -> int:
 _BASELINE = _measure_baseline()
 
 _MIN_INTERVAL_S = 0.0005  # cleaner poll interval while buffers are owned
+_BUSY_INTERVAL_S = 0.004  # ... while a producer adopts many arrays between polls
+_IDLE_AFTER = 200  # empty polls before the cleaner sleeps until woken
+_SAFE_POINT_MAX_AGE_S = 0.01  # ON_SAFE_POINTS: sweep at least this often while calls come
 _MAX_INTERVAL_S = 0.05
 _IDLE_WAIT_S = 1.0
 
@@ -207,7 +218,7 @@ class OwnershipRegistry:
         name: str = "session",
     ) -> None:
         self.strategy = strategy
-        self._lock = threading.RLock()
+        self._lock = threading.RLock()  # reentrant: a gc-run finalizer may close us mid-sweep
         self._owned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); swept
         self._pinned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); not swept
         self._live_bytes = 0
@@ -230,10 +241,13 @@ class OwnershipRegistry:
         self._pressure = False
         self.collections = 0  # gc.collect() runs triggered by the budget
         self._young = 0  # adopted since the last sweep
-        # IN_BACKGROUND only: when more arrays than survived the last sweep have
-        # been adopted since, the adopting thread sweeps itself.
-        self._assist_at = 8 if strategy is ResourceCleanupStrategy.IN_BACKGROUND else sys.maxsize
+        # A safe point sweeps once this many arrays were adopted since the
+        # last sweep (recomputed from the survivors after each sweep), so the
+        # cost of sweeping stays amortised O(1) per adopted array.
+        self._sweep_at = 1
+        self._last_sweep = time.perf_counter()
         self._wake = threading.Event()
+        self._idle = False  # the cleaner waits for work (set by the cleaner only)
         self._stop = False
         self._thread: threading.Thread | None = None
         self.safe_point = self._noop
@@ -242,6 +256,7 @@ class OwnershipRegistry:
                 target=self._clean_loop, name=f"jaxsess-cleaner[{name}]", daemon=True
             )
             self._thread.start()
+            self.safe_point = self._assist_at_safe_point
         elif strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
             self.safe_point = self._sweep_at_safe_point
 
@@ -258,7 +273,6 @@ class OwnershipRegistry:
                 if pinned and key in self._owned:
                     self._pinned[key] = self._owned.pop(key)
                 return
-            was_empty = not self._owned
             (self._pinned if pinned else self._owned)[key] = (arr, n)
             self._allocated += 1
             live = self._live_bytes = self._live_bytes + n
@@ -267,13 +281,10 @@ class OwnershipRegistry:
             if self._collect_at is not None and live > self._collect_at:
                 self._pressure = True
                 self._wake.set()
-            elif was_empty and self._thread is not None:
+            elif self._idle:
+                self._idle = False
                 self._wake.set()
             self._young += 1
-            assist = self._young > self._assist_at
-        if assist:
-            # The cleaner fell behind a fast producer: the caller helps once.
-            self.sweep()
 
     def adopt_tree(self, tree: Any, exclude: Iterable[Any] = ()) -> None:
         """Adopts every ``jax.Array`` leaf of ``tree`` except those in ``exclude``.
@@ -357,17 +368,26 @@ class OwnershipRegistry:
             gc.collect()
             self.collections += 1
         with self._lock:
+            self._young = 0
+            self._last_sweep = time.perf_counter()
             if not self._owned:
                 self._pressure = False
                 return 0
             entries = list(self._owned.items())
             dead = _unreferenced(entries, _BASELINE)
+            if len(dead) < len(entries):  # referenced arrays deleted by donation are dead too
+                dead_set = set(dead)
+                dead.extend(k for k, e in entries if k not in dead_set and e[0].is_deleted())
             del entries
             for key in dead:
-                self._free(self._owned.pop(key))
-            self._young = 0
-            if self._thread is not None:
-                self._assist_at = max(8, len(self._owned))
+                entry = self._owned.pop(key, None)
+                if entry is not None:
+                    self._free(entry)
+            survivors = len(self._owned)
+            if self.strategy is ResourceCleanupStrategy.IN_BACKGROUND:
+                self._sweep_at = max(2, survivors)
+            else:
+                self._sweep_at = max(1, survivors // 8)
             if collect and self.memory_limit_bytes is not None:
                 self._pressure = False
                 # Collect again only once the budget is exceeded by new growth.
@@ -378,24 +398,50 @@ class OwnershipRegistry:
         return None
 
     def _sweep_at_safe_point(self) -> None:
-        if self._owned:
+        # ON_SAFE_POINTS: sweep when enough was adopted since the last sweep,
+        # under memory pressure, or when the last sweep is over 10 ms old.
+        if self._owned and (
+            self._young >= self._sweep_at
+            or self._pressure
+            or time.perf_counter() - self._last_sweep > _SAFE_POINT_MAX_AGE_S
+        ):
+            self.sweep(collect=self._pressure)
+
+    def _assist_at_safe_point(self) -> None:
+        # IN_BACKGROUND: the cleaner thread rarely gets the GIL while a thread
+        # runs a tight loop; that thread then sweeps itself at its next call,
+        # once it has adopted as many arrays as survived the last sweep.
+        if self._young >= self._sweep_at or self._pressure:
             self.sweep(collect=self._pressure)
 
     def _clean_loop(self) -> None:
         interval = _MIN_INTERVAL_S
+        idle_sweeps = 0
         while not self._stop:
             if not self._owned and not self._pressure:
-                self._wake.wait(_IDLE_WAIT_S)
-                self._wake.clear()
-                continue
+                idle_sweeps += 1
+                if idle_sweeps > _IDLE_AFTER:
+                    # Nothing owned for a while: sleep until an adopt wakes us.
+                    self._idle = True
+                    if not self._owned and not self._stop:
+                        self._wake.wait(_IDLE_WAIT_S)
+                    self._wake.clear()
+                    self._idle = False
+                    idle_sweeps = 0
+                    continue
+            else:
+                idle_sweeps = 0
             t0 = time.perf_counter()
+            young = self._young
             try:
                 self.sweep(collect=self._pressure)
             except Exception:  # pragma: no cover - never let the cleaner die
                 pass
             spent = time.perf_counter() - t0
-            # Spend at most ~10% of the time sweeping.
-            interval = min(_MAX_INTERVAL_S, max(_MIN_INTERVAL_S, 9 * spent))
+            # Spend at most ~10% of the time sweeping; back off while a producer
+            # is adopting fast (it sweeps itself when it outruns us).
+            base = _BUSY_INTERVAL_S if young > 2 else _MIN_INTERVAL_S
+            interval = min(_MAX_INTERVAL_S, max(base, 9 * spent))
             if self._wake.wait(interval):
                 self._wake.clear()
 

@@ -35,6 +35,7 @@ __all__ = ["BaseSession", "get_default_session", "CLOSED_SESSION_MESSAGE"]
 CLOSED_SESSION_MESSAGE = "Attempted to use a closed Session."
 _T = TypeVar("_T")
 _ids = itertools.count()
+_live_sessions: weakref.WeakSet[BaseSession] = weakref.WeakSet()
 
 
 def _closed_error() -> RuntimeError:
@@ -47,15 +48,17 @@ def _release_unclosed(registry: OwnershipRegistry, label: str) -> None:
         return
     import sys
 
-    if not sys.is_finalizing():
-        warnings.warn(
-            f"{label} was garbage-collected without close(); releasing the "
-            f"{len(registry._owned) + len(registry._pinned)} device buffers it owned. "
-            "Close sessions explicitly or use `with`.",
-            ResourceWarning,
-            stacklevel=2,
-        )
-    registry.close(join_timeout=1.0)
+    try:
+        if not sys.is_finalizing():
+            warnings.warn(
+                f"{label} was garbage-collected without close(); releasing the "
+                f"{len(registry._owned) + len(registry._pinned)} device buffers it owned. "
+                "Close sessions explicitly or use `with`.",
+                ResourceWarning,
+                stacklevel=2,
+            )
+    finally:
+        registry.close(join_timeout=1.0)
 
 
 class BaseSession:
@@ -106,6 +109,7 @@ class BaseSession:
         self._close_lock = threading.Lock()
         self._jitted: list[Any] = []  # compiled-function caches owned by the session
         self._default_cm: list[Any] = []
+        _live_sessions.add(self)
         self._finalizer = weakref.finalize(
             self, _release_unclosed, self._registry, f"{type(self).__name__} {self._name!r}"
         )
@@ -191,10 +195,19 @@ class BaseSession:
         A safe point (``ON_SAFE_POINTS`` sweeps here).
 
         Raises:
+          ValueError: an array is owned by another open session.
           RuntimeError: the session is closed.
         """
         self._check_open()
         self._registry.safe_point()
+        for leaf in tree_util.tree_leaves(tree):
+            if isinstance(leaf, jax.Array):
+                for other in list(_live_sessions):
+                    if other is not self and not other._closed and other._registry.owns(leaf):
+                        raise ValueError(
+                            f"Cannot track array {_describe(leaf)}: it is owned by session "
+                            f"{other._name!r}; detach it there first."
+                        )
         self._registry.adopt_tree(tree)
         return tree
 
@@ -243,7 +256,10 @@ class BaseSession:
     def stats(self) -> SessionStats:
         """A :class:`SessionStats` snapshot. A safe point. Works after close too."""
         if not self._closed:
-            self._registry.safe_point()
+            if self.strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
+                self._registry.sweep(collect=self._registry._pressure)
+            else:
+                self._registry.safe_point()
         return self._registry.stats()
 
     # -- lifecycle ----------------------------------------------------------

@@ -112,35 +112,32 @@ def _r(fn: Any) -> Any:
     return op
 
 
+def _l(fn: Any) -> Any:
+    def op(self: Any, other: Any) -> Any:
+        return fn(self, other)
+
+    return op
+
+
+def _u(fn: Any) -> Any:
+    def op(self: Any) -> Any:
+        return fn(self)
+
+    return op
+
+
 def install() -> None:
     """Installs the operators on :class:`Tensor`."""
-    T = Tensor
-    T.__add__ = lambda s, o: m.add(s, o)  # type: ignore[method-assign]
-    T.__radd__ = _r(m.add)  # type: ignore[method-assign]
-    T.__sub__ = lambda s, o: m.subtract(s, o)  # type: ignore[method-assign]
-    T.__rsub__ = _r(m.subtract)  # type: ignore[method-assign]
-    T.__mul__ = lambda s, o: m.multiply(s, o)  # type: ignore[method-assign]
-    T.__rmul__ = _r(m.multiply)  # type: ignore[method-assign]
-    T.__truediv__ = lambda s, o: m.truediv(s, o)  # type: ignore[method-assign]
-    T.__rtruediv__ = _r(m.truediv)  # type: ignore[method-assign]
-    T.__floordiv__ = lambda s, o: m.floordiv(s, o)  # type: ignore[method-assign]
-    T.__rfloordiv__ = _r(m.floordiv)  # type: ignore[method-assign]
-    T.__mod__ = lambda s, o: m.mod(s, o)  # type: ignore[method-assign]
-    T.__rmod__ = _r(m.mod)  # type: ignore[method-assign]
-    T.__pow__ = lambda s, o: m.pow(s, o)  # type: ignore[method-assign]
-    T.__rpow__ = _r(m.pow)  # type: ignore[method-assign]
-    T.__matmul__ = lambda s, o: m.matmul(s, o)  # type: ignore[method-assign]
-    T.__rmatmul__ = _r(m.matmul)  # type: ignore[method-assign]
-    T.__neg__ = lambda s: m.negative(s)  # type: ignore[method-assign]
-    T.__abs__ = lambda s: m.abs(s)  # type: ignore[method-assign]
-    T.__lt__ = lambda s, o: m.less(s, o)  # type: ignore[method-assign]
-    T.__le__ = lambda s, o: m.less_equal(s, o)  # type: ignore[method-assign]
-    T.__gt__ = lambda s, o: m.greater(s, o)  # type: ignore[method-assign]
-    T.__ge__ = lambda s, o: m.greater_equal(s, o)  # type: ignore[method-assign]
-    T.__and__ = lambda s, o: m.logical_and(s, o)  # type: ignore[method-assign]
-    T.__rand__ = _r(m.logical_and)  # type: ignore[method-assign]
-    T.__or__ = lambda s, o: m.logical_or(s, o)  # type: ignore[method-assign]
-    T.__ror__ = _r(m.logical_or)  # type: ignore[method-assign]
-    T.__xor__ = lambda s, o: m.logical_xor(s, o)  # type: ignore[method-assign]
-    T.__invert__ = lambda s: m.logical_not(s)  # type: ignore[method-assign]
-    T.__getitem__ = getitem  # type: ignore[method-assign]
+    binary = {
+        "add": m.add, "sub": m.subtract, "mul": m.multiply, "truediv": m.truediv,
+        "floordiv": m.floordiv, "mod": m.mod, "pow": m.pow, "matmul": m.matmul,
+        "and": m.logical_and, "or": m.logical_or, "xor": m.logical_xor,
+    }
+    for name, fn in binary.items():
+        setattr(Tensor, f"__{name}__", _l(fn))
+        setattr(Tensor, f"__r{name}__", _r(fn))
+    for name, fn in {"lt": m.less, "le": m.less_equal, "gt": m.greater, "ge": m.greater_equal}.items():
+        setattr(Tensor, f"__{name}__", _l(fn))
+    for name, fn in {"neg": m.negative, "abs": m.abs, "invert": m.logical_not}.items():
+        setattr(Tensor, f"__{name}__", _u(fn))
+    Tensor.__getitem__ = getitem  # type: ignore[attr-defined]

@@ -1,0 +1,238 @@
+"""Benchmarks of session-owned memory against raw JAX, per cleanup strategy.
+
+Prints one table with, for each ``ResourceCleanupStrategy``:
+
+(a) call overhead: per-call time of a ``session.jit`` function divided by the
+    per-call time of the same raw ``jax.jit`` function on a float32[3] input.
+    Both are measured in the same run, in interleaved batches (the order of
+    the two alternates per repeat), and the ratio is of the medians.
+(b) peak owned bytes of an n*m loop (n outputs of 256 KiB per iteration,
+    each iteration's outputs blocked on and dropped) divided by one
+    iteration's bytes: ``stats().peak_bytes / (n * 256 KiB)``.
+(c) IN_BACKGROUND only: time from dropping the last reference to an owned
+    array to the session having deleted it. A weakref callback on the array
+    fires when the registry drops its entry after ``delete()``; the median of
+    many samples is reported in milliseconds, with the main thread (1) idle
+    (waiting on an event), (2) idle while the session owns 1,000 other live
+    arrays, and (3) busy running Python code (the cleaner must wait for the
+    GIL; CPython switches threads every ``sys.getswitchinterval()`` s).
+
+Usage:
+  python benchmarks/bench_sessions.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import platform
+import random
+import statistics
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+
+import jaxsess  # noqa: E402
+from jaxsess import EagerSession, ResourceCleanupStrategy  # noqa: E402
+
+IN_BACKGROUND = ResourceCleanupStrategy.IN_BACKGROUND
+ON_SAFE_POINTS = ResourceCleanupStrategy.ON_SAFE_POINTS
+ON_SESSION_CLOSE = ResourceCleanupStrategy.ON_SESSION_CLOSE
+
+CALL_RATIO_TARGET = {IN_BACKGROUND: 1.25, ON_SAFE_POINTS: 1.25, ON_SESSION_CLOSE: 1.15}
+PEAK_RATIO_TARGET: dict[ResourceCleanupStrategy, float | None] = {
+    IN_BACKGROUND: 2.0,
+    ON_SAFE_POINTS: 2.0,
+    ON_SESSION_CLOSE: None,  # holds n*m by design
+}
+LATENCY_TARGET_MS = 1.0
+
+
+def _batch_ns(fn: Callable[[Any], Any], x: Any, calls: int) -> float:
+    """Nanoseconds per call of ``fn(x)`` over ``calls`` calls, outputs dropped."""
+    t0 = time.perf_counter_ns()
+    for _ in range(calls):
+        y = fn(x)
+    y.block_until_ready()
+    t1 = time.perf_counter_ns()
+    del y
+    return (t1 - t0) / calls
+
+
+def bench_call_overhead(strategy: ResourceCleanupStrategy, repeats: int, calls: int) -> dict[str, float]:
+    """(a): medians of per-call ns of raw jax.jit and session.jit, and their ratio."""
+
+    def fn(v: jax.Array) -> jax.Array:
+        return v * 2.0 + 1.0
+
+    raw = jax.jit(fn)
+    x = jnp.ones(3, jnp.float32)
+    with EagerSession(cleanup=strategy, name=f"bench-call-{strategy.name}") as s:
+        wrapped = s.jit(fn)
+        for _ in range(3):  # compile and warm up both
+            _batch_ns(raw, x, calls)
+            _batch_ns(wrapped, x, calls)
+        raw_ns: list[float] = []
+        wrapped_ns: list[float] = []
+        for r in range(repeats):
+            order: list[tuple[Callable[[Any], Any], list[float]]] = [(raw, raw_ns), (wrapped, wrapped_ns)]
+            if r % 2:
+                order.reverse()
+            for f, out in order:
+                time.sleep(0.001)  # the same idle gap before every batch
+                out.append(_batch_ns(f, x, calls))
+    raw_med = statistics.median(raw_ns)
+    wrapped_med = statistics.median(wrapped_ns)
+    return {"raw_us": raw_med / 1e3, "session_us": wrapped_med / 1e3, "ratio": wrapped_med / raw_med}
+
+
+def bench_peak(strategy: ResourceCleanupStrategy, n: int, m: int, nbytes: int) -> dict[str, float]:
+    """(b): peak owned bytes of an n*m loop over one iteration's bytes."""
+    size = nbytes // 4
+
+    def step(v: jax.Array) -> tuple[jax.Array, ...]:
+        return tuple(v * float(k + 1) for k in range(n))
+
+    x = jnp.ones(size, jnp.float32)
+    with EagerSession(cleanup=strategy, name=f"bench-peak-{strategy.name}") as s:
+        f = s.jit(step)
+        for _ in range(m):
+            outs = f(x)
+            jax.block_until_ready(outs)
+            del outs
+        stats = s.stats()
+    per_iter = n * nbytes
+    return {"peak_ratio": stats.peak_bytes / per_iter, "peak_mib": stats.peak_bytes / 2**20}
+
+
+def _free_latencies(samples: int, *, extra_live: int, busy: bool) -> list[float]:
+    """(c): seconds from ``del y`` to the weakref callback that follows its deletion."""
+    freed_at: list[float] = []
+    event = threading.Event()
+
+    def on_gone(_: Any) -> None:
+        freed_at.append(time.perf_counter())
+        event.set()
+
+    latencies: list[float] = []
+    rng = random.Random(0)
+    with EagerSession(cleanup=IN_BACKGROUND, name="bench-latency") as s:
+        make = s.jit(lambda v: v + 1.0)
+        x = jnp.ones(1024, jnp.float32)
+        others = [make(x) for _ in range(extra_live)]
+        jax.block_until_ready(others)
+        for _ in range(samples):
+            event.clear()
+            freed_at.clear()
+            y = make(x)
+            y.block_until_ready()
+            ref = weakref.ref(y, on_gone)
+            time.sleep(rng.uniform(0.0, 0.002))  # a random phase of the cleaner's polling
+            t0 = time.perf_counter()
+            del y
+            if busy:
+                spins = 0
+                while not freed_at:
+                    spins += 1  # pure-Python work: the cleaner waits for the GIL
+                    if spins % 1_000_000 == 0 and time.perf_counter() - t0 > 5.0:
+                        break
+            elif not event.wait(5.0):
+                pass
+            if freed_at:
+                latencies.append(freed_at[0] - t0)
+            del ref
+        del others
+    return latencies
+
+
+def bench_latency(samples: int) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for label, extra, busy in (("idle", 0, False), ("idle_1000_live", 1000, False), ("busy", 0, True)):
+        lat = _free_latencies(samples, extra_live=extra, busy=busy)
+        out[label] = statistics.median(lat) * 1e3 if lat else float("nan")
+        out[label + "_p90"] = statistics.quantiles(lat, n=10)[-1] * 1e3 if len(lat) >= 10 else float("nan")
+        out[label + "_n"] = len(lat)
+    return out
+
+
+def _mark(value: float, target: float | None) -> str:
+    if target is None or value != value:  # NaN
+        return ""
+    return "ok" if value <= target else "MISS"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a short run (fewer repeats)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        repeats, calls, m, samples = 41, 100, 50, 50
+    else:
+        repeats, calls, m, samples = 201, 200, 200, 300
+    n, nbytes = 4, 256 * 1024
+
+    print(
+        f"jaxsess {jaxsess.__version__} | jax {jax.__version__} | python {platform.python_version()} | "
+        f"{jax.default_backend()} x{jax.device_count()} | {os.cpu_count()} cores | "
+        f"switch interval {sys.getswitchinterval() * 1e3:.0f} ms | {'quick' if args.quick else 'full'} run"
+    )
+    print(
+        f"(a) float32[3] calls: {repeats} interleaved repeats x {calls} calls, medians | "
+        f"(b) n={n} outputs x {nbytes // 1024} KiB, m={m} iterations | (c) {samples} samples"
+    )
+    gc.collect()
+    rows = []
+    for strategy in ResourceCleanupStrategy:
+        call = bench_call_overhead(strategy, repeats, calls)
+        peak = bench_peak(strategy, n, m, nbytes)
+        rows.append((strategy, call, peak))
+    latency = bench_latency(samples)
+
+    header = (
+        f"{'strategy':<17} {'raw us/call':>11} {'sess us/call':>12} {'call ratio':>10} {'target':>7} {'':>4}  "
+        f"{'peak/iter':>9} {'target':>7} {'':>4}  {'free latency ms (median)':>24} {'target':>7}"
+    )
+    print()
+    print(header)
+    print("-" * len(header))
+    for strategy, call, peak in rows:
+        ct = CALL_RATIO_TARGET[strategy]
+        pt = PEAK_RATIO_TARGET[strategy]
+        pt_s = f"<={pt:g}" if pt is not None else f"={m:g}"
+        if strategy is IN_BACKGROUND:
+            lat_s = f"{latency['idle']:.3f}"
+            lat_t = f"<={LATENCY_TARGET_MS:g}"
+            lat_mark = _mark(latency["idle"], LATENCY_TARGET_MS)
+        else:
+            lat_s, lat_t, lat_mark = "n/a", "", ""
+        print(
+            f"{strategy.name:<17} {call['raw_us']:>11.2f} {call['session_us']:>12.2f} "
+            f"{call['ratio']:>10.3f} {'<=' + format(ct, 'g'):>7} {_mark(call['ratio'], ct):>4}  "
+            f"{peak['peak_ratio']:>9.2f} {pt_s:>7} {_mark(peak['peak_ratio'], pt):>4}  "
+            f"{lat_s:>24} {lat_t:>7} {lat_mark}"
+        )
+    print()
+    print("IN_BACKGROUND free latency, ms (median / p90 / samples):")
+    for label, desc in (
+        ("idle", "main thread idle, 1 owned array"),
+        ("idle_1000_live", "main thread idle, 1,000 other live owned arrays"),
+        ("busy", "main thread busy in Python (GIL held)"),
+    ):
+        print(
+            f"  {desc:<50} {latency[label]:8.3f} / {latency[label + '_p90']:8.3f} / "
+            f"{int(latency[label + '_n'])}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,27 @@
+"""Test configuration: JAX on 8 CPU devices, strict, and the strategy fixture.
+
+The environment and ``jax_num_cpu_devices`` are set at import time, before
+any test module touches a JAX backend.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ["JAX_PLATFORMS"] = "cpu"
+
+import jax  # noqa: E402
+
+jax.config.update("jax_num_cpu_devices", 8)
+
+import pytest  # noqa: E402
+
+from jaxsess import ResourceCleanupStrategy  # noqa: E402
+
+STRATEGIES = list(ResourceCleanupStrategy)
+
+
+@pytest.fixture(params=STRATEGIES, ids=[s.name for s in STRATEGIES])
+def strategy(request: pytest.FixtureRequest) -> ResourceCleanupStrategy:
+    """Each of the three cleanup strategies in turn."""
+    return request.param

@@ -218,7 +218,7 @@ class OwnershipRegistry:
         name: str = "session",
     ) -> None:
         self.strategy = strategy
-        self._lock = threading.RLock()  # reentrant: a gc-run finalizer may close us mid-sweep
+        self._lock = threading.Lock()
         self._owned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); swept
         self._pinned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); not swept
         self._live_bytes = 0
@@ -265,17 +265,23 @@ class OwnershipRegistry:
     def adopt(self, arr: Any, *, pinned: bool = False) -> None:
         """Takes ownership of one ``jax.Array`` (idempotent)."""
         key = id(arr)
-        n = _nbytes(arr)
-        with self._lock:
+        n = _nbytes_cache.get(arr.aval)
+        if n is None:
+            n = _nbytes(arr)
+        lock = self._lock
+        lock.acquire()
+        try:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
-            if key in self._owned or key in self._pinned:
-                if pinned and key in self._owned:
-                    self._pinned[key] = self._owned.pop(key)
+            owned = self._owned
+            if key in owned or key in self._pinned:
+                if pinned and key in owned:
+                    self._pinned[key] = owned.pop(key)
                 return
-            (self._pinned if pinned else self._owned)[key] = (arr, n)
+            (self._pinned if pinned else owned)[key] = (arr, n)
             self._allocated += 1
-            live = self._live_bytes = self._live_bytes + n
+            live = self._live_bytes + n
+            self._live_bytes = live
             if live > self._peak_bytes:
                 self._peak_bytes = live
             if self._collect_at is not None and live > self._collect_at:
@@ -285,6 +291,8 @@ class OwnershipRegistry:
                 self._idle = False
                 self._wake.set()
             self._young += 1
+        finally:
+            lock.release()
 
     def adopt_tree(self, tree: Any, exclude: Iterable[Any] = ()) -> None:
         """Adopts every ``jax.Array`` leaf of ``tree`` except those in ``exclude``.
@@ -452,11 +460,18 @@ class OwnershipRegistry:
 
         Idempotent. Arrays still referenced by user code are deleted too.
         """
-        with self._lock:
+        if not self._lock.acquire(timeout=0.05 if join_timeout is not None else -1):
+            # A finalizer ran (gc) while this registry's lock is held, possibly
+            # by this very thread: finish the close in another thread.
+            threading.Thread(target=self.close, name="jaxsess-deferred-close", daemon=True).start()
+            return
+        try:
             if self._closed:
                 return
             self._closed = True
             self._stop = True
+        finally:
+            self._lock.release()
         self._wake.set()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():

@@ -167,17 +167,20 @@ class BaseSession:
         self._jitted.append(jitted)
         registry = self._registry
         adopt = registry.adopt
+        safe_point = registry.safe_point
         session = self
 
         @functools.wraps(fn)
         def call(*args: Any, **kwargs: Any) -> Any:
             if session._closed:
                 raise _closed_error()
-            registry.safe_point()
+            safe_point()
             out = jitted(*args, **kwargs)
             if type(out) is _ArrayImpl:
-                if not any(out is a for a in args):
-                    adopt(out)
+                for a in args:
+                    if a is out:  # an input returned unchanged: not ours
+                        return out
+                adopt(out)
             else:
                 registry.adopt_tree(out, _input_id_objs(args, kwargs))
             return out

@@ -273,6 +273,30 @@ def _infer_by_eval_shape(
             else:
                 out.append((TensorShape([x if x == y else None for x, y in zip(sa, sb)]), _dtypes.as_dtype(da)))
         return out
+    if (a is None or b is None) and not has_unknown_rank:
+        # An unknown dim may have to equal a known one (matmul's contraction,
+        # broadcasting against a fixed size): try each known size in turn.
+        known = sorted({x for s, _ in specs if s for x in s if x is not None})
+        wins = []
+        for fill in known:
+            args = [jax.ShapeDtypeStruct(tuple(fill if x is None else x for x in s), d.np_dtype) for s, d in specs]
+            try:
+                wins.append((fill, _to_specs(jax.eval_shape(f, *args), n)))
+            except Exception:
+                continue
+        if wins:
+            fill0, first = wins[0]
+            out = []
+            for k, (s0, d0) in enumerate(first):
+                dims: list[int | None] = []
+                for j, x in enumerate(s0):
+                    same = all(len(w[k][0]) == len(s0) and w[k][0][j] == x for _, w in wins)
+                    dims.append(x if same and (len(wins) > 1 or x != fill0) else None)
+                if any(len(w[k][0]) != len(s0) for _, w in wins):
+                    out.append((TensorShape(None), _dtypes.as_dtype(d0)))
+                else:
+                    out.append((TensorShape(dims), _dtypes.as_dtype(d0)))
+            return out
     base = a or b
     if base is None:
         args = [

@@ -125,6 +125,10 @@ def convert_to_tensor(
         return value
     if isinstance(value, Operation):
         raise TypeError(f"Can not convert an Operation ({value.name!r}) into a Tensor.")
+    if isinstance(value, list | tuple) and _contains_tensor(value):
+        from jaxsess.ops import array_ops  # a list holding tensors packs, as TF1
+
+        return array_ops.stack([convert_to_tensor(v, dtype=want) for v in value], name=name or "packed")
     if want is None:
         hint = preferred_dtype if preferred_dtype is not None else dtype_hint
         if hint is not None:
@@ -138,6 +142,16 @@ def convert_to_tensor(
             return value
         return constant(value, dtype=want, name=name)
     return constant(value, dtype=want, name=name or "Const")
+
+
+def _contains_tensor(value: Any) -> bool:
+    for v in value:
+        if isinstance(v, list | tuple):
+            if _contains_tensor(v):
+                return True
+        elif isinstance(_as_graph_tensor(v), Tensor):
+            return True
+    return False
 
 
 def _graph_for(inputs: Sequence[Any]) -> Graph:
@@ -300,7 +314,13 @@ def _fold(t: Tensor, depth: int) -> np.ndarray | None:
     if op.type == "Rank" and op.inputs[0].shape.ndims is not None:
         return np.asarray(op.inputs[0].shape.ndims, dtype=np.int32)
     od = op._op_def
-    if depth > 32 or od.stateful or od.graph_only or od.lowering is not None or op.type == "Placeholder":
+    if (
+        depth > 32
+        or od.stateful
+        or od.graph_only
+        or od.lowering is not None
+        or op.type in ("Placeholder", "PlaceholderWithDefault")
+    ):
         return None
     if t.shape.num_elements() is None or t.shape.num_elements() > _FOLDABLE_LIMIT:  # type: ignore[operator]
         return None

@@ -27,6 +27,8 @@ from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly
 
 __all__ = ["cond", "case", "while_loop"]
 
+_CONTROL_FLOW = ("If", "Case", "While")
+
 
 def _is_leaf(x: Any) -> bool:
     return isinstance(x, Tensor) or hasattr(x, "_as_graph_element")
@@ -46,6 +48,14 @@ def _trace_fn(
     leaves, treedef = _flatten(out)
     leaves = [convert_to_tensor(x) for x in leaves]
     ops = graph._ops[start:]
+    # Ops owned by control-flow ops built inside (their branches and bodies)
+    # and loop variables run only inside those ops.
+    nested: set[Operation] = set()
+    for op in ops:
+        if op.type in _CONTROL_FLOW:
+            for sub in op.attrs["sub_ops"]:
+                nested.update(sub)
+    ops = [op for op in ops if op not in nested and op.type != "LoopVar"]
     for op in ops:
         if op._op_def.writes_ref:
             raise NotImplementedError(

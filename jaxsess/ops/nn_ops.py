@@ -1,0 +1,648 @@
+"""Neural-network ops, as ``tf.compat.v1.nn``: activations, softmax and
+cross-entropies, ``bias_add``, ``conv2d``, pooling, ``moments``, ...
+
+Images are ``NHWC`` by default (``NCHW`` with ``data_format='NCHW'``);
+convolution filters are ``HWIO`` (``[height, width, in_channels,
+out_channels]``), as TensorFlow. Convolutions and pools lower to
+``jax.lax.conv_general_dilated`` and ``jax.lax.reduce_window``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxsess.graph._registry import register_op
+from jaxsess.ops import array_ops, math_ops
+from jaxsess.ops._core import apply_op, convert_to_tensor, stop_gradient
+from jaxsess.ops.array_ops import _dtype_of, _scope, _static_int, _static_ints
+
+__all__ = [
+    "relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "sigmoid", "tanh",
+    "softmax", "log_softmax", "softmax_cross_entropy_with_logits",
+    "softmax_cross_entropy_with_logits_v2", "sparse_softmax_cross_entropy_with_logits",
+    "sigmoid_cross_entropy_with_logits", "l2_loss", "bias_add", "conv2d", "max_pool", "avg_pool",
+    "moments", "l2_normalize", "in_top_k", "top_k", "embedding_lookup", "xw_plus_b",
+]
+
+sigmoid = math_ops.sigmoid
+tanh = math_ops.tanh
+
+
+def _float_input(x: Any, fn: str) -> Any:
+    x = convert_to_tensor(x)
+    d = _dtype_of(x)
+    if d is not None and not (d.is_floating or d.is_complex):
+        raise TypeError(f"{fn}: expected a floating-point tensor, got {d.name}.")
+    return x
+
+
+def _same_dtype(fn: str, *named: tuple[str, Any]) -> list[Any]:
+    """Converts each ``(arg_name, value)``; values take the first tensor's dtype.
+
+    Raises:
+      TypeError: two tensors of different dtypes (names the arguments).
+    """
+    ref_name, ref = next(((n, v) for n, v in named if _dtype_of(v) is not None), named[0])
+    ref_t = convert_to_tensor(ref)
+    want = _dtype_of(ref_t)
+    out = []
+    for n, v in named:
+        d = _dtype_of(v)
+        if d is not None and d != want:
+            raise TypeError(f"{fn}: '{n}' has dtype {d.name} but '{ref_name}' has dtype {want.name}.")  # type: ignore[union-attr]
+        out.append(ref_t if v is ref else convert_to_tensor(v, dtype=want))
+    return out
+
+
+# -- activations ------------------------------------------------------------------
+
+
+def _relu6(x: Any) -> Any:
+    return jnp.clip(x, 0, 6)
+
+
+def _softsign(x: Any) -> Any:
+    return x / (1 + jnp.abs(x))
+
+
+for _t, _f in [
+    ("Relu", jax.nn.relu),
+    ("Relu6", _relu6),
+    ("Elu", jax.nn.elu),
+    ("Selu", jax.nn.selu),
+    ("Softplus", jax.nn.softplus),
+    ("Softsign", _softsign),
+]:
+    register_op(_t, default_name=_t)(_f)
+
+
+def relu(features: Any, name: str | None = None) -> Any:
+    """``max(features, 0)``, as ``tf.nn.relu``."""
+    return apply_op("Relu", (convert_to_tensor(features),), name=name)
+
+
+def relu6(features: Any, name: str | None = None) -> Any:
+    """``min(max(features, 0), 6)``, as ``tf.nn.relu6``."""
+    return apply_op("Relu6", (convert_to_tensor(features),), name=name)
+
+
+def elu(features: Any, name: str | None = None) -> Any:
+    """``features`` if positive else ``exp(features) - 1``, as ``tf.nn.elu``."""
+    return apply_op("Elu", (_float_input(features, "elu"),), name=name)
+
+
+def selu(features: Any, name: str | None = None) -> Any:
+    """Scaled ELU (``scale=1.0507...``, ``alpha=1.6732...``), as ``tf.nn.selu``."""
+    return apply_op("Selu", (_float_input(features, "selu"),), name=name)
+
+
+def softplus(features: Any, name: str | None = None) -> Any:
+    """``log(exp(features) + 1)``, computed stably, as ``tf.nn.softplus``."""
+    return apply_op("Softplus", (_float_input(features, "softplus"),), name=name)
+
+
+def softsign(features: Any, name: str | None = None) -> Any:
+    """``features / (abs(features) + 1)``, as ``tf.nn.softsign``."""
+    return apply_op("Softsign", (_float_input(features, "softsign"),), name=name)
+
+
+@register_op("LeakyRelu", default_name="LeakyRelu")
+def _leaky_relu(x: Any, *, alpha: float) -> Any:
+    return jnp.where(x > 0, x, x * jnp.asarray(alpha, x.dtype))
+
+
+def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Any:
+    """``features`` if positive else ``alpha * features``, as ``tf.nn.leaky_relu``."""
+    return apply_op("LeakyRelu", (_float_input(features, "leaky_relu"),), {"alpha": float(alpha)}, name=name)
+
+
+# -- softmax, cross-entropy -----------------------------------------------------------
+
+
+@register_op("Softmax", default_name="Softmax")
+def _softmax(x: Any, *, axis: int) -> Any:
+    return jax.nn.softmax(x, axis=axis)
+
+
+@register_op("LogSoftmax", default_name="LogSoftmax")
+def _log_softmax(x: Any, *, axis: int) -> Any:
+    return jax.nn.log_softmax(x, axis=axis)
+
+
+def _axis(axis: Any, dim: Any, fn: str, default: int = -1) -> int:
+    if axis is None:
+        axis = dim
+    return default if axis is None else _static_int(axis, fn, "axis")
+
+
+def softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Any:
+    """``exp(logits) / sum(exp(logits), axis)``, computed stably, as ``tf.nn.softmax``.
+
+    Args:
+      logits: a floating-point tensor.
+      axis: the class dimension (default -1).
+    """
+    x = _float_input(logits, "softmax")
+    return apply_op("Softmax", (x,), {"axis": _axis(axis, dim, "softmax")}, name=name)
+
+
+def log_softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Any:
+    """``logits - log(sum(exp(logits), axis))``, as ``tf.nn.log_softmax``."""
+    x = _float_input(logits, "log_softmax")
+    return apply_op("LogSoftmax", (x,), {"axis": _axis(axis, dim, "log_softmax")}, name=name)
+
+
+@register_op("SoftmaxCrossEntropyWithLogits", default_name="softmax_cross_entropy_with_logits")
+def _softmax_xent(labels: Any, logits: Any, *, axis: int) -> Any:
+    if labels.shape != logits.shape:
+        raise ValueError(
+            f"logits and labels must be broadcastable: logits_size={list(logits.shape)} "
+            f"labels_size={list(labels.shape)}"
+        )
+    return -jnp.sum(labels * jax.nn.log_softmax(logits, axis=axis), axis=axis)
+
+
+def _check_sentinel(sentinel: Any, fn: str) -> None:
+    if sentinel is not None:
+        raise ValueError(f"Only call `{fn}` with named arguments (labels=..., logits=..., ...).")
+
+
+def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = None, name: str | None = None,
+                                         dim: Any = None) -> Any:
+    """``-sum(labels * log_softmax(logits), axis)``, as ``tf.nn.softmax_cross_entropy_with_logits_v2``.
+
+    Gradients flow into both ``labels`` and ``logits``.
+
+    Args:
+      labels: a probability distribution per row; same shape and dtype as
+        ``logits``.
+      logits: unscaled log-probabilities, ``[..., num_classes]`` (classes on
+        ``axis``, default -1).
+
+    Returns:
+      The per-example loss: ``logits``'s shape without ``axis``.
+
+    Raises:
+      ValueError: the shapes differ (names the node).
+    """
+    lg, lab = _same_dtype("softmax_cross_entropy_with_logits", ("logits", logits), ("labels", labels))
+    lg = _float_input(lg, "softmax_cross_entropy_with_logits")
+    ax = _axis(axis, dim, "softmax_cross_entropy_with_logits")
+    return apply_op("SoftmaxCrossEntropyWithLogits", (lab, lg), {"axis": ax}, name=name)
+
+
+def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
+                                      dim: Any = -1, name: str | None = None, axis: Any = None) -> Any:
+    """As :func:`softmax_cross_entropy_with_logits_v2`, but with no gradient
+    into ``labels`` (TF1's deprecated ``tf.nn.softmax_cross_entropy_with_logits``).
+
+    Raises:
+      ValueError: called with positional arguments, or the shapes differ.
+    """
+    _check_sentinel(_sentinel, "softmax_cross_entropy_with_logits")
+    if axis is None:
+        axis = dim
+    with _scope(name, "softmax_cross_entropy_with_logits_sg", [labels, logits]) as scope:
+        labels = stop_gradient(convert_to_tensor(labels, dtype=_dtype_of(logits)), name="labels_stop_gradient")
+        return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=axis, name=scope)
+
+
+@register_op("SparseSoftmaxCrossEntropyWithLogits", default_name="SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_softmax_xent(labels: Any, logits: Any) -> Any:
+    if labels.shape != logits.shape[:-1]:
+        raise ValueError(
+            f"labels shape must equal logits shape without the last dimension: labels "
+            f"{list(labels.shape)}, logits {list(logits.shape)}"
+        )
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    picked = jnp.take_along_axis(logp, labels[..., None].astype(jnp.int32), axis=-1, mode="fill",
+                                 fill_value=jnp.nan)
+    return -picked[..., 0]
+
+
+def sparse_softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
+                                             name: str | None = None) -> Any:
+    """``-log_softmax(logits)[..., labels]``, as ``tf.nn.sparse_softmax_cross_entropy_with_logits``.
+
+    Args:
+      labels: int32/int64 class indices, ``[d0, ..., dn-1]``; an index
+        outside ``[0, num_classes)`` gives a NaN loss (as TF on GPU).
+      logits: ``[d0, ..., dn-1, num_classes]`` floats.
+
+    Returns:
+      The per-example loss, ``labels``'s shape, ``logits``'s dtype.
+
+    Raises:
+      ValueError: ranks or shapes do not fit (TF's message).
+      TypeError: non-integer labels.
+    """
+    _check_sentinel(_sentinel, "sparse_softmax_cross_entropy_with_logits")
+    lab = convert_to_tensor(labels)
+    lg = _float_input(logits, "sparse_softmax_cross_entropy_with_logits")
+    ld = _dtype_of(lab)
+    if ld is not None and not ld.is_integer:
+        raise TypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be int32 or int64, got {ld.name}.")
+    lr, gr = _rank_of(lab), _rank_of(lg)
+    if gr == 0:
+        raise ValueError(f"Logits cannot be scalars - received shape {_shape_of(lg)}.")
+    if lr is not None and gr is not None and lr != gr - 1:
+        raise ValueError(
+            f"Rank mismatch: Rank of labels (received {lr}) should equal rank of logits minus 1 "
+            f"(received {gr})."
+        )
+    return apply_op("SparseSoftmaxCrossEntropyWithLogits", (lab, lg), name=name)
+
+
+def _rank_of(x: Any) -> int | None:
+    return x.ndim if isinstance(x, jax.Array) else x.shape.ndims
+
+
+def _shape_of(x: Any) -> Any:
+    return list(x.shape) if isinstance(x, jax.Array) else x.shape
+
+
+@register_op("SigmoidCrossEntropyWithLogits", default_name="logistic_loss")
+def _sigmoid_xent(labels: Any, logits: Any) -> Any:
+    if labels.shape != logits.shape:
+        raise ValueError(
+            f"logits and labels must have the same shape ({list(logits.shape)} vs {list(labels.shape)})"
+        )
+    return jnp.maximum(logits, 0) - logits * labels + jnp.log1p(jnp.exp(-jnp.abs(logits)))
+
+
+def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None, logits: Any = None,
+                                      name: str | None = None) -> Any:
+    """Element-wise logistic loss ``max(x, 0) - x * z + log(1 + exp(-|x|))``,
+    as ``tf.nn.sigmoid_cross_entropy_with_logits`` (``x`` logits, ``z`` labels).
+
+    Returns:
+      A tensor of ``logits``'s shape and dtype.
+
+    Raises:
+      ValueError: the shapes differ.
+      TypeError: the dtypes differ.
+    """
+    _check_sentinel(_sentinel, "sigmoid_cross_entropy_with_logits")
+    lg, lab = _same_dtype("sigmoid_cross_entropy_with_logits", ("logits", logits), ("labels", labels))
+    lg = _float_input(lg, "sigmoid_cross_entropy_with_logits")
+    return apply_op("SigmoidCrossEntropyWithLogits", (lab, lg), name=name)
+
+
+# -- l2_loss, bias_add ---------------------------------------------------------------------
+
+
+@register_op("L2Loss", default_name="L2Loss")
+def _l2_loss(x: Any) -> Any:
+    return jnp.sum(x * x) / 2
+
+
+def l2_loss(t: Any, name: str | None = None) -> Any:
+    """``sum(t ** 2) / 2`` (a scalar of ``t``'s dtype), as ``tf.nn.l2_loss``."""
+    return apply_op("L2Loss", (_float_input(t, "l2_loss"),), name=name)
+
+
+@register_op("BiasAdd", default_name="BiasAdd")
+def _bias_add(x: Any, b: Any, *, data_format: str) -> Any:
+    if b.ndim != 1:
+        raise ValueError(f"bias must be 1-D, got shape {list(b.shape)}")
+    if x.ndim < 2:
+        raise ValueError(f"value must be at least 2-D, got shape {list(x.shape)}")
+    c = 1 if data_format.startswith("NC") else x.ndim - 1
+    xc, bc = x.shape[c], b.shape[0]
+    if isinstance(xc, int) and isinstance(bc, int) and xc != bc:
+        raise ValueError(f"Must provide as many biases as the channel dimension of the input ({bc} vs. {xc})")
+    shape = [1] * x.ndim
+    shape[c] = bc
+    return x + jnp.reshape(b, shape)
+
+
+def bias_add(value: Any, bias: Any, data_format: str | None = None, name: str | None = None) -> Any:
+    """``value + bias`` with ``bias`` on the channel dimension, as ``tf.nn.bias_add``.
+
+    Args:
+      value: ``[..., C]`` (NHWC, default) or ``[N, C, ...]`` (``'NCHW'``).
+      bias: ``[C]``, ``value``'s dtype.
+
+    Raises:
+      ValueError: ``bias`` is not 1-D or does not match ``C``.
+      TypeError: the dtypes differ.
+    """
+    x, b = _same_dtype("bias_add", ("value", value), ("bias", bias))
+    fmt = (data_format or "NHWC").upper()
+    return apply_op("BiasAdd", (x, b), {"data_format": fmt}, name=name)
+
+
+def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Any:
+    """``matmul(x, weights) + biases``, as ``tf.compat.v1.nn.xw_plus_b``."""
+    with _scope(name, "xw_plus_b", [x, weights, biases]) as scope:
+        mm = math_ops.matmul(x, weights)
+        return bias_add(mm, biases, name=scope)
+
+
+# -- convolution and pooling ------------------------------------------------------------------
+
+
+def _spatial(value: Any, fn: str, arg: str, fmt: str, default: int | None = None) -> tuple[int, int]:
+    """A stride/dilation/window argument as (h, w): an int, [h, w] or a 4-list in ``fmt`` order."""
+    if value is None:
+        if default is None:
+            raise ValueError(f"{fn}: argument '{arg}' is required.")
+        return (default, default)
+    vals = _static_ints(value, fn, arg)
+    if len(vals) == 1:
+        return (vals[0], vals[0])
+    if len(vals) == 2:
+        return (vals[0], vals[1])
+    if len(vals) == 4:
+        h, w = (1, 2) if fmt == "NHWC" else (2, 3)
+        n, c = (0, 3) if fmt == "NHWC" else (0, 1)
+        if vals[n] != 1 or vals[c] != 1:
+            raise ValueError(
+                f"{fn}: {arg} in the batch and depth dimensions must be 1, got {list(vals)} ({fmt})."
+            )
+        return (vals[h], vals[w])
+    raise ValueError(f"{fn}: {arg} must be an int or a list of 1, 2 or 4 ints, got {list(vals)}.")
+
+
+def _padding(padding: Any, fn: str, fmt: str) -> Any:
+    if padding is None:
+        raise ValueError(f"{fn}: argument 'padding' is required ('SAME' or 'VALID').")
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p not in ("SAME", "VALID"):
+            raise ValueError(f"{fn}: padding must be 'SAME', 'VALID' or explicit pairs, got {padding!r}.")
+        return p
+    pairs = np.asarray(padding)
+    if pairs.shape == (4, 2):
+        pairs = pairs[1:3] if fmt == "NHWC" else pairs[2:4]
+    if pairs.shape != (2, 2):
+        raise ValueError(f"{fn}: explicit padding must be [[0,0],[t,b],[l,r],[0,0]] (or 2 pairs), got {padding!r}.")
+    return tuple((int(a), int(b)) for a, b in pairs)
+
+
+def _format(data_format: Any, fn: str) -> str:
+    fmt = (data_format or "NHWC").upper()
+    if fmt not in ("NHWC", "NCHW"):
+        raise ValueError(f"{fn}: data_format must be 'NHWC' or 'NCHW', got {data_format!r}.")
+    return fmt
+
+
+@register_op("Conv2D", default_name="Conv2D")
+def _conv2d(x: Any, w: Any, *, strides: tuple[int, int], padding: Any, dilations: tuple[int, int],
+            data_format: str) -> Any:
+    if x.ndim != 4 or w.ndim != 4:
+        raise ValueError(f"input and filter must be 4-D, got shapes {list(x.shape)} and {list(w.shape)}")
+    c = x.shape[3] if data_format == "NHWC" else x.shape[1]
+    if isinstance(c, int) and c != w.shape[2]:
+        raise ValueError(f"input depth {c} must equal the filter's in_channels {w.shape[2]}")
+    return jax.lax.conv_general_dilated(
+        x, w, window_strides=strides, padding=padding, rhs_dilation=dilations,
+        dimension_numbers=(data_format, "HWIO", data_format),
+    )
+
+
+def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = None,
+           use_cudnn_on_gpu: bool = True, data_format: str = "NHWC", dilations: Any = (1, 1, 1, 1),
+           name: str | None = None, filters: Any = None) -> Any:
+    """2-D convolution (cross-correlation), as ``tf.compat.v1.nn.conv2d``.
+
+    Args:
+      input: ``[N, H, W, C]`` (NHWC) or ``[N, C, H, W]`` (NCHW), floats.
+      filter: ``[fh, fw, C, out_channels]`` (HWIO), ``input``'s dtype
+        (``filters`` is an alias).
+      strides: an int, ``[sh, sw]`` or a 4-list in ``data_format`` order
+        (``[1, sh, sw, 1]`` for NHWC).
+      padding: ``'SAME'`` (output ``ceil(H / sh)``; extra padding at the
+        bottom/right, as TF), ``'VALID'``, or explicit pairs
+        ``[[0, 0], [top, bottom], [left, right], [0, 0]]``.
+      dilations: as ``strides``; the filter's dilation rate.
+
+    Returns:
+      ``[N, H', W', out_channels]`` (or NCHW), ``input``'s dtype.
+
+    Raises:
+      ValueError: bad strides/padding, or channel counts that do not match
+        (names the node).
+    """
+    if filter is None:
+        filter = filters
+    if filter is None:
+        raise ValueError("conv2d: argument 'filter' is required.")
+    fmt = _format(data_format, "conv2d")
+    x, w = _same_dtype("conv2d", ("input", input), ("filter", filter))
+    x = _float_input(x, "conv2d")
+    attrs = {
+        "strides": _spatial(strides, "conv2d", "strides", fmt),
+        "padding": _padding(padding, "conv2d", fmt),
+        "dilations": _spatial(dilations, "conv2d", "dilations", fmt, default=1),
+        "data_format": fmt,
+    }
+    return apply_op("Conv2D", (x, w), attrs, name=name)
+
+
+def _window(fmt: str, hw: tuple[int, int]) -> tuple[int, int, int, int]:
+    return (1, hw[0], hw[1], 1) if fmt == "NHWC" else (1, 1, hw[0], hw[1])
+
+
+@register_op("MaxPool", default_name="MaxPool")
+def _max_pool(x: Any, *, ksize: tuple[int, ...], strides: tuple[int, ...], padding: str) -> Any:
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        init = np.array(-np.inf, x.dtype)
+    else:
+        init = np.array(jnp.iinfo(x.dtype).min, x.dtype)
+    return jax.lax.reduce_window(x, init, jax.lax.max, ksize, strides, padding)
+
+
+@register_op("AvgPool", default_name="AvgPool")
+def _avg_pool(x: Any, *, ksize: tuple[int, ...], strides: tuple[int, ...], padding: str) -> Any:
+    zero = np.array(0, x.dtype)
+    total = jax.lax.reduce_window(x, zero, jax.lax.add, ksize, strides, padding)
+    if padding == "VALID":
+        return total / np.array(int(np.prod(ksize)), x.dtype)
+    # SAME: divide by the number of real (unpadded) elements in each window, as TF.
+    ones = jnp.ones((1,) + tuple(x.shape[1:]), x.dtype)
+    count = jax.lax.reduce_window(ones, zero, jax.lax.add, ksize, strides, padding)
+    return total / count
+
+
+def _pool(op_type: str, fn: str, value: Any, ksize: Any, strides: Any, padding: Any, data_format: Any,
+          name: str | None) -> Any:
+    fmt = _format(data_format, fn)
+    x = convert_to_tensor(value)
+    pad = _padding(padding, fn, fmt)
+    if not isinstance(pad, str):
+        raise ValueError(f"{fn}: padding must be 'SAME' or 'VALID', got {padding!r}.")
+    attrs = {
+        "ksize": _window(fmt, _spatial(ksize, fn, "ksize", fmt)),
+        "strides": _window(fmt, _spatial(strides, fn, "strides", fmt)),
+        "padding": pad,
+    }
+    return apply_op(op_type, (x,), attrs, name=name)
+
+
+def max_pool(value: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
+             name: str | None = None, input: Any = None) -> Any:
+    """Max over sliding windows, as ``tf.compat.v1.nn.max_pool``.
+
+    Args:
+      value: ``[N, H, W, C]`` (or NCHW).
+      ksize, strides: an int, ``[h, w]`` or a 4-list in ``data_format``
+        order (``[1, kh, kw, 1]``).
+      padding: ``'SAME'`` (padding never wins the max) or ``'VALID'``.
+
+    Returns:
+      ``[N, H', W', C]``, ``value``'s dtype.
+    """
+    if value is None:
+        value = input
+    return _pool("MaxPool", "max_pool", value, ksize, strides, padding, data_format, name)
+
+
+def avg_pool(value: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
+             name: str | None = None, input: Any = None) -> Any:
+    """Mean over sliding windows, as ``tf.compat.v1.nn.avg_pool``.
+
+    With ``'SAME'`` padding each window's mean counts only the elements inside
+    the input (padding is excluded from the count), as TF.
+    """
+    if value is None:
+        value = input
+    x = _float_input(value, "avg_pool")
+    return _pool("AvgPool", "avg_pool", x, ksize, strides, padding, data_format, name)
+
+
+# -- moments, normalisation, top-k -----------------------------------------------------
+
+
+def moments(x: Any, axes: Any, shift: Any = None, name: str | None = None, keep_dims: Any = None,
+            keepdims: Any = None) -> tuple[Any, Any]:
+    """Mean and variance of ``x`` over ``axes``, as ``tf.nn.moments``.
+
+    The variance is ``mean((x - stop_gradient(mean)) ** 2)``, as TF.
+
+    Returns:
+      ``(mean, variance)``, reduced over ``axes`` (kept as size 1 with
+      ``keepdims``).
+    """
+    keep = bool(keepdims if keepdims is not None else keep_dims)
+    with _scope(name, "moments", [x]):
+        y = _float_input(x, "moments")
+        ax = list(_static_ints(axes, "moments", "axes"))
+        mean = math_ops.reduce_mean(y, ax, keepdims=True, name="mean")
+        var = math_ops.reduce_mean(
+            math_ops.squared_difference(y, stop_gradient(mean)), ax, keepdims=True, name="variance"
+        )
+        if not keep:
+            mean = array_ops.squeeze(mean, ax)
+            var = array_ops.squeeze(var, ax)
+        return mean, var
+
+
+def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: str | None = None,
+                 dim: Any = None) -> Any:
+    """``x / sqrt(max(sum(x ** 2, axis), epsilon))``, as ``tf.math.l2_normalize``.
+
+    Args:
+      axis: int or list of ints (``dim`` is the old alias); all axes when ``None``.
+    """
+    if axis is None:
+        axis = dim
+    with _scope(name, "l2_normalize", [x]) as scope:
+        y = _float_input(x, "l2_normalize")
+        ax = None if axis is None else list(_static_ints(axis, "l2_normalize", "axis"))
+        square_sum = math_ops.reduce_sum(math_ops.square(y), ax, keepdims=True)
+        inv = math_ops.rsqrt(math_ops.maximum(square_sum, epsilon))
+        return math_ops.multiply(y, inv, name=scope)
+
+
+@register_op("InTopKV2", default_name="in_top_k")
+def _in_top_k(predictions: Any, targets: Any, *, k: int) -> Any:
+    t = jnp.take_along_axis(predictions, targets[:, None].astype(jnp.int32), axis=1, mode="fill",
+                            fill_value=jnp.nan)
+    higher = jnp.sum(predictions > t, axis=1)
+    n = predictions.shape[1]
+    valid = (targets >= 0) & (targets < n) & jnp.isfinite(t[:, 0])
+    return valid & (higher < k)
+
+
+def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) -> Any:
+    """Whether ``targets[i]`` is among the ``k`` largest ``predictions[i]``, as ``tf.nn.in_top_k``.
+
+    Ties at the boundary count as in the top ``k``; a non-finite prediction
+    or an out-of-range target gives ``False`` (as TF).
+
+    Args:
+      predictions: ``[batch, classes]`` float32.
+      targets: ``[batch]`` int32/int64.
+      k: an int.
+
+    Returns:
+      ``[batch]`` bool.
+    """
+    p = _float_input(predictions, "in_top_k")
+    t = convert_to_tensor(targets)
+    return apply_op("InTopKV2", (p, t), {"k": _static_int(k, "in_top_k", "k")}, name=name)
+
+
+class TopKV2(NamedTuple):
+    """The result of :func:`top_k`."""
+
+    values: Any
+    indices: Any
+
+
+@register_op("TopKV2", num_outputs=2, default_name="TopKV2")
+def _top_k(x: Any, *, k: int) -> Any:
+    values, indices = jax.lax.top_k(x, k)
+    return values, indices.astype(jnp.int32)
+
+
+def top_k(input: Any, k: Any = 1, sorted: bool = True, name: str | None = None) -> TopKV2:  # noqa: A002
+    """The ``k`` largest entries of the last dimension and their indices, as ``tf.nn.top_k``.
+
+    Returns:
+      ``TopKV2(values, indices)``: ``[..., k]`` of ``input``'s dtype and int32,
+      sorted in decreasing order (equal values by increasing index).
+
+    Raises:
+      ValueError: ``k`` is negative or larger than the last dimension.
+    """
+    x = convert_to_tensor(input)
+    kk = _static_int(k, "top_k", "k")
+    if kk < 0:
+        raise ValueError(f"top_k: k must be non-negative, got {kk}.")
+    values, indices = apply_op("TopKV2", (x,), {"k": kk}, name=name)
+    return TopKV2(values, indices)
+
+
+def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod", name: str | None = None,
+                     validate_indices: bool = True, max_norm: Any = None) -> Any:
+    """Rows of ``params`` at ``ids`` (``gather`` on axis 0), as ``tf.nn.embedding_lookup``.
+
+    Args:
+      params: a tensor ``[vocab, ...]`` or a list holding one such tensor.
+      ids: int tensor; the result is ``ids.shape + params.shape[1:]``.
+      max_norm: when given, rows with a larger L2 norm are scaled down to it.
+
+    Raises:
+      NotImplementedError: ``params`` is a list of several shards.
+    """
+    if isinstance(params, list | tuple):
+        if len(params) != 1:
+            raise NotImplementedError(
+                "embedding_lookup over several sharded params is not supported; concatenate them."
+            )
+        params = params[0]
+    with _scope(name, "embedding_lookup", [params, ids]) as scope:
+        if max_norm is None:
+            return array_ops.gather(params, ids, name=scope)
+        rows = array_ops.gather(params, ids)
+        r = _rank_of(rows)
+        axes = list(range(_rank_of(convert_to_tensor(ids)), r))  # type: ignore[arg-type]
+        norm = math_ops.sqrt(math_ops.reduce_sum(math_ops.square(rows), axes, keepdims=True))
+        scale = math_ops.minimum(math_ops.divide(max_norm, math_ops.maximum(norm, 1e-12)), 1.0)
+        return math_ops.multiply(rows, scale, name=scope)

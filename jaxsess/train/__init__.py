@@ -1,0 +1,37 @@
+"""Training, as ``tf.compat.v1.train``: optimizers built on optax, learning-rate
+schedules, the global step and ``Saver`` (one ``.npz`` file per checkpoint)."""
+
+from jaxsess.train._global_step import (
+    assert_global_step as assert_global_step,
+    create_global_step as create_global_step,
+    get_global_step as get_global_step,
+    get_or_create_global_step as get_or_create_global_step,
+    global_step as global_step,
+)
+from jaxsess.train._optimizers import (
+    AdagradOptimizer as AdagradOptimizer,
+    AdamOptimizer as AdamOptimizer,
+    GradientDescentOptimizer as GradientDescentOptimizer,
+    MomentumOptimizer as MomentumOptimizer,
+    OptaxOptimizer as OptaxOptimizer,
+    Optimizer as Optimizer,
+    RMSPropOptimizer as RMSPropOptimizer,
+    TransformationSpec as TransformationSpec,
+)
+from jaxsess.train._saver import (
+    CheckpointState as CheckpointState,
+    Saver as Saver,
+    checkpoint_exists as checkpoint_exists,
+    get_checkpoint_state as get_checkpoint_state,
+    latest_checkpoint as latest_checkpoint,
+    remove_checkpoint as remove_checkpoint,
+    update_checkpoint_state as update_checkpoint_state,
+)
+from jaxsess.train._schedules import (
+    cosine_decay as cosine_decay,
+    exponential_decay as exponential_decay,
+    inverse_time_decay as inverse_time_decay,
+    natural_exp_decay as natural_exp_decay,
+    piecewise_constant as piecewise_constant,
+    polynomial_decay as polynomial_decay,
+)

@@ -1,0 +1,94 @@
+"""The global step variable, as ``tf.compat.v1.train.get_or_create_global_step``.
+
+The global step is a scalar integer variable named ``global_step`` in the
+collections ``GraphKeys.GLOBAL_STEP`` and ``GraphKeys.GLOBAL_VARIABLES``, not
+trainable. TF1 makes it ``int64``; without ``jax_enable_x64`` it is the
+canonical ``int32``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import Graph, GraphKeys, get_default_graph
+from jaxsess.ops.state_ops import Variable
+
+__all__ = ["get_global_step", "create_global_step", "get_or_create_global_step", "global_step", "assert_global_step"]
+
+GLOBAL_STEP_NAME = "global_step"
+
+
+def get_global_step(graph: Graph | None = None) -> Any:
+    """The global step of ``graph`` (default: the default graph), or ``None``.
+
+    As ``tf.compat.v1.train.get_global_step``: the single member of
+    ``GraphKeys.GLOBAL_STEP``, else the tensor ``'global_step:0'`` if one
+    exists. Several members: ``None`` (TF1 logs an error and does the same).
+    """
+    graph = graph or get_default_graph()
+    found = graph.get_collection(GraphKeys.GLOBAL_STEP)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        return None
+    try:
+        return graph.get_tensor_by_name(GLOBAL_STEP_NAME + ":0")
+    except (KeyError, ValueError):
+        return None
+
+
+def assert_global_step(global_step_tensor: Any) -> None:
+    """Checks that ``global_step_tensor`` is a scalar integer variable or tensor.
+
+    Raises:
+      TypeError: it is not a variable or tensor, or not of an integer dtype.
+      ValueError: it is not a scalar.
+    """
+    dtype = getattr(global_step_tensor, "dtype", None)
+    shape = getattr(global_step_tensor, "shape", None)
+    if dtype is None or shape is None:
+        raise TypeError(f"Existing global_step must be a Variable or Tensor: {global_step_tensor!r:.80}.")
+    if not np.issubdtype(_dtypes.as_dtype(dtype).np_dtype, np.integer):
+        raise TypeError(f"Existing global_step does not have integer type: {dtype}")
+    if shape.ndims != 0 and shape.is_fully_defined():
+        raise ValueError(f"Existing global_step is not scalar: {shape}")
+
+
+def create_global_step(graph: Graph | None = None) -> Variable:
+    """Creates the global step variable (value 0), as ``tf.compat.v1.train.create_global_step``.
+
+    Returns:
+      A non-trainable scalar ``int64`` (canonically ``int32``) ``Variable``
+      named ``global_step``.
+
+    Raises:
+      ValueError: ``graph`` already has a global step.
+    """
+    graph = graph or get_default_graph()
+    if get_global_step(graph) is not None:
+        raise ValueError('"global_step" already exists.')
+    with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
+        return Variable(
+            np.zeros((), dtype=_dtypes.canonical(_dtypes.int64).np_dtype),
+            trainable=False,
+            name=GLOBAL_STEP_NAME,
+            dtype=_dtypes.canonical(_dtypes.int64),
+            collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP],
+        )
+
+
+def get_or_create_global_step(graph: Graph | None = None) -> Any:
+    """The global step of ``graph``, created if missing, as ``tf.compat.v1.train.get_or_create_global_step``."""
+    graph = graph or get_default_graph()
+    step = get_global_step(graph)
+    if step is None:
+        step = create_global_step(graph)
+    return step
+
+
+def global_step(sess: Any, global_step_tensor: Any) -> int:
+    """The value of ``global_step_tensor`` in ``sess`` as a Python int, as ``tf.compat.v1.train.global_step``."""
+    return int(sess.run(global_step_tensor))

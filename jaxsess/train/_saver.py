@@ -1,0 +1,529 @@
+"""Checkpoints, as ``tf.compat.v1.train.Saver`` — one ``.npz`` file each.
+
+Format (not TF's bundle format):
+
+* ``<prefix>.npz`` — a NumPy ``savez`` archive: one array per variable,
+  keyed by its checkpoint name (the variable's op name, ``'dense/kernel'``,
+  or the key of a ``var_list`` dict), plus ``'__jaxsess_meta__'``: a JSON
+  string giving the format version and each variable's dtype name (dtypes
+  NumPy cannot store natively, such as ``bfloat16``, are stored as unsigned
+  integers of the same width and viewed back on restore). It is read with
+  ``np.load(path, allow_pickle=False)``: loading never executes code.
+* ``checkpoint`` — a JSON index in the checkpoint directory:
+  ``{"model_checkpoint_path": ..., "all_model_checkpoint_paths": [...]}``
+  (paths relative to the directory unless it was given as an absolute path,
+  as TF1), read by :func:`latest_checkpoint`.
+
+Both files are written atomically: to a temporary file in the same directory,
+flushed and ``fsync``-ed, then ``os.replace``-d over the target. A failed
+write leaves neither a partial file nor the temporary behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+import jax.numpy as jnp
+import numpy as np
+
+from jaxsess import dtypes as _dtypes, errors
+from jaxsess.graph._graph import GraphKeys, get_default_graph
+from jaxsess.ops.state_ops import Variable, _as_variable
+from jaxsess.train._global_step import global_step as _global_step_value
+
+__all__ = [
+    "Saver",
+    "CheckpointState",
+    "latest_checkpoint",
+    "checkpoint_exists",
+    "get_checkpoint_state",
+    "remove_checkpoint",
+    "update_checkpoint_state",
+]
+
+META_KEY = "__jaxsess_meta__"
+FORMAT = "jaxsess-npz"
+VERSION = 1
+INDEX_NAME = "checkpoint"
+SUFFIX = ".npz"
+
+
+# -- atomic files -------------------------------------------------------------------
+
+
+def _write_atomic(path: str, write: Callable[[IO[bytes]], None]) -> None:
+    """Writes ``path`` through a temporary file in its directory and ``os.replace``."""
+    directory = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+_SAVEZ_PARAMS = frozenset({"file", "allow_pickle"})  # names np.savez cannot take as array keys
+
+
+def _savez(f: IO[bytes], arrays: dict[str, np.ndarray]) -> None:
+    """``np.savez(f, **arrays)``; the same archive written by hand when a key
+    is one of ``np.savez``'s own parameter names (a variable called ``file``)."""
+    if not _SAVEZ_PARAMS & arrays.keys():
+        np.savez(f, **arrays)  # type: ignore[arg-type]
+        return
+    with zipfile.ZipFile(f, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True) as zf:
+        for k, a in arrays.items():
+            with zf.open(k + ".npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(a), allow_pickle=False)
+
+
+def _npz_path(prefix: str) -> str:
+    return prefix if prefix.endswith(SUFFIX) else prefix + SUFFIX
+
+
+def _storable(arr: np.ndarray) -> np.ndarray:
+    """``arr``, or its bits as unsigned ints when NumPy cannot store its dtype (bfloat16)."""
+    if arr.dtype.kind == "V":
+        return arr.view(np.dtype(f"u{arr.dtype.itemsize}"))
+    return arr
+
+
+# -- checkpoint state (the index file) ---------------------------------------------------
+
+
+@dataclass
+class CheckpointState:
+    """The contents of a ``checkpoint`` index file, as TF1's ``CheckpointState`` proto.
+
+    Attributes:
+      model_checkpoint_path: the latest checkpoint prefix.
+      all_model_checkpoint_paths: the prefixes kept, oldest first.
+      all_model_checkpoint_timestamps: their save times (seconds since the epoch).
+    """
+
+    model_checkpoint_path: str
+    all_model_checkpoint_paths: list[str] = field(default_factory=list)
+    all_model_checkpoint_timestamps: list[float] = field(default_factory=list)
+    last_preserved_timestamp: float = 0.0
+
+
+def get_checkpoint_state(checkpoint_dir: str, latest_filename: str | None = None) -> CheckpointState | None:
+    """The index of ``checkpoint_dir``, or ``None`` when it is missing or unreadable.
+
+    As ``tf.compat.v1.train.get_checkpoint_state``: relative paths in the
+    index are returned joined to ``checkpoint_dir``.
+    """
+    path = os.path.join(checkpoint_dir, latest_filename or INDEX_NAME)
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        model = data["model_checkpoint_path"]
+        paths = list(data.get("all_model_checkpoint_paths", []))
+        stamps = [float(t) for t in data.get("all_model_checkpoint_timestamps", [])]
+        preserved = float(data.get("last_preserved_timestamp", 0.0))
+        if not isinstance(model, str) or not all(isinstance(p, str) for p in paths):
+            return None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+    def full(p: str) -> str:
+        return p if os.path.isabs(p) else os.path.join(checkpoint_dir, p)
+
+    return CheckpointState(full(model), [full(p) for p in paths], stamps, preserved)
+
+
+def update_checkpoint_state(
+    save_dir: str,
+    model_checkpoint_path: str,
+    all_model_checkpoint_paths: list[str] | None = None,
+    latest_filename: str | None = None,
+    all_model_checkpoint_timestamps: list[float] | None = None,
+    last_preserved_timestamp: float | None = None,
+    save_relative_paths: bool = False,
+) -> None:
+    """Writes the ``checkpoint`` index of ``save_dir`` (atomically), as
+    ``tf.compat.v1.train.update_checkpoint_state``.
+
+    Paths are stored relative to ``save_dir`` when ``save_dir`` is relative
+    or ``save_relative_paths`` is set, else as given (as TF1).
+    """
+    paths = [p for p in (all_model_checkpoint_paths or []) if p != model_checkpoint_path]
+    paths.append(model_checkpoint_path)
+    relative = save_relative_paths or not os.path.isabs(save_dir)
+
+    def stored(p: str) -> str:
+        return os.path.relpath(p, save_dir) if relative else p
+
+    data = {
+        "model_checkpoint_path": stored(model_checkpoint_path),
+        "all_model_checkpoint_paths": [stored(p) for p in paths],
+        "all_model_checkpoint_timestamps": list(all_model_checkpoint_timestamps or []),
+        "last_preserved_timestamp": float(last_preserved_timestamp or 0.0),
+    }
+    text = json.dumps(data, indent=2).encode("utf-8")
+    def write(f: IO[bytes]) -> None:
+        f.write(text)
+
+    _write_atomic(os.path.join(save_dir, latest_filename or INDEX_NAME), write)
+
+
+def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:
+    """The prefix of the latest checkpoint in ``checkpoint_dir``, or ``None``.
+
+    As ``tf.compat.v1.train.latest_checkpoint``: ``None`` when the index is
+    missing or unreadable, or names a checkpoint whose file is gone.
+    """
+    state = get_checkpoint_state(checkpoint_dir, latest_filename)
+    if state is None or not state.model_checkpoint_path:
+        return None
+    if checkpoint_exists(state.model_checkpoint_path):
+        return state.model_checkpoint_path
+    return None
+
+
+def checkpoint_exists(checkpoint_prefix: str) -> bool:
+    """Whether ``<checkpoint_prefix>.npz`` exists, as ``tf.compat.v1.train.checkpoint_exists``."""
+    return os.path.isfile(_npz_path(checkpoint_prefix))
+
+
+def remove_checkpoint(checkpoint_prefix: str, checkpoint_format_version: Any = None, meta_graph_suffix: str = "meta") -> None:
+    """Deletes ``<checkpoint_prefix>.npz`` if present, as ``tf.compat.v1.train.remove_checkpoint``."""
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(_npz_path(checkpoint_prefix))
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def _read_checkpoint(path: str) -> dict[str, np.ndarray]:
+    """All arrays of the checkpoint file ``path``, dtypes restored.
+
+    Raises:
+      DataLossError: the file is not a readable jaxsess ``.npz`` checkpoint
+        (names the file and the reason).
+    """
+
+    def loss(reason: str) -> errors.OpError:
+        return errors.DataLossError(
+            None, None, f"Unable to read checkpoint file {path}: not a valid jaxsess checkpoint ({reason})."
+        )
+
+    with open(path, "rb") as f:  # we own the handle: closed even when np.load fails
+        try:
+            npz = np.load(f, allow_pickle=False)
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+            raise loss(f"{type(e).__name__}: {e}") from None
+        if not isinstance(npz, np.lib.npyio.NpzFile):
+            raise loss("a single .npy array, not an .npz archive")
+        try:
+            with npz:
+                arrays = {k: npz[k] for k in npz.files}
+        except Exception as e:  # bad CRC, truncated member, pickled (object) data, ...
+            raise loss(f"{type(e).__name__}: {e}") from None
+    meta_arr = arrays.pop(META_KEY, None)
+    if meta_arr is None:
+        raise loss(f"no '{META_KEY}' entry")
+    try:
+        meta = json.loads(str(meta_arr[()]))
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"format {meta.get('format')!r}")
+        dtype_names = meta["dtypes"]
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+        raise loss(f"unreadable metadata: {e}") from None
+    out = {}
+    for k, a in arrays.items():
+        name = dtype_names.get(k)
+        if name is not None:
+            try:
+                want = _dtypes.as_dtype(name).np_dtype
+            except TypeError:
+                raise loss(f"unknown dtype {name!r} for {k!r}") from None
+            if a.dtype != want and a.dtype.itemsize == want.itemsize and a.dtype.kind == "u":
+                a = a.view(want)
+        out[k] = a
+    return out
+
+
+# -- the Saver -------------------------------------------------------------------------------
+
+
+class Saver:
+    """Saves and restores variables, as ``tf.compat.v1.train.Saver``.
+
+    Args:
+      var_list: the variables: a list (saved under their op names) or a
+        dict ``{checkpoint name: variable}``. Default: every variable in
+        ``GraphKeys.GLOBAL_VARIABLES`` when the saver is built (at creation,
+        or at first use with ``defer_build=True``).
+      max_to_keep: how many recent checkpoints this saver keeps; older ones
+        are deleted as new ones are written. ``None`` or ``0``: keep all.
+      keep_checkpoint_every_n_hours: additionally keep one checkpoint per
+        this many hours.
+      allow_empty: with no variables, build anyway (``save`` returns None).
+      defer_build: collect the default ``var_list`` at first use.
+      pad_step_number: format the step of ``save`` as 8 digits.
+      save_relative_paths: store paths in the index relative to its
+        directory even when the directory is absolute (the directory can
+        then be moved). As TF1, paths are stored relative only when
+        ``save_path``'s directory is relative, by default.
+      reshape, sharded, name, restore_sequentially, saver_def, builder,
+      write_version, filename: accepted for compatibility.
+
+    Raises:
+      ValueError: no variables (without ``allow_empty``), or two variables
+        with the same checkpoint name.
+      TypeError: a ``var_list`` entry is not a variable.
+    """
+
+    def __init__(
+        self,
+        var_list: Any = None,
+        reshape: bool = False,
+        sharded: bool = False,
+        max_to_keep: int | None = 5,
+        keep_checkpoint_every_n_hours: float = 10000.0,
+        name: str | None = None,
+        restore_sequentially: bool = False,
+        saver_def: Any = None,
+        builder: Any = None,
+        defer_build: bool = False,
+        allow_empty: bool = False,
+        write_version: Any = None,
+        pad_step_number: bool = False,
+        save_relative_paths: bool = False,
+        filename: str | None = None,
+    ) -> None:
+        self._var_list = var_list
+        self._max_to_keep = max_to_keep
+        self._keep_every_s = float(keep_checkpoint_every_n_hours) * 3600.0
+        self._next_keep_time = time.time() + self._keep_every_s
+        self._allow_empty = allow_empty
+        self._pad_step_number = pad_step_number
+        self._filename = filename
+        self._save_relative_paths = save_relative_paths
+        self._vars: dict[str, Variable] | None = None
+        self._graph: Any = None
+        self._last_checkpoints: list[tuple[str, float]] = []
+        if not defer_build:
+            self.build()
+
+    # -- building ------------------------------------------------------------------------------
+
+    def build(self) -> None:
+        """Collects the variables (idempotent)."""
+        if self._vars is not None:
+            return
+        var_list = self._var_list
+        if var_list is None:
+            var_list = get_default_graph().get_collection(GraphKeys.GLOBAL_VARIABLES)
+        named: dict[str, Variable] = {}
+        if isinstance(var_list, dict):
+            items = [(str(k), _to_var(v)) for k, v in var_list.items()]
+        else:
+            if not isinstance(var_list, list | tuple | set):
+                var_list = [var_list]
+            items = [(v.op.name, v) for v in (_to_var(x) for x in var_list)]
+        for k, v in items:
+            if k == META_KEY:
+                raise ValueError(f"{META_KEY!r} is reserved and cannot name a variable in a checkpoint.")
+            if k in named:
+                if named[k] is v:
+                    continue
+                raise ValueError(f"At least two variables have the same name: {k}")
+            named[k] = v
+        if not named and not self._allow_empty:
+            raise ValueError("No variables to save")
+        graphs = {id(v.graph): v.graph for v in named.values()}
+        if len(graphs) > 1:
+            raise ValueError("All variables of a Saver must be in the same graph.")
+        self._graph = next(iter(graphs.values()), None)
+        self._vars = named
+
+    @property
+    def last_checkpoints(self) -> list[str]:
+        """The prefixes this saver keeps, oldest first."""
+        return [p for p, _ in self._last_checkpoints]
+
+    def set_last_checkpoints_with_time(self, last_checkpoints_with_time: list[tuple[str, float]]) -> None:
+        """Sets the list of (prefix, timestamp) this saver manages."""
+        self._last_checkpoints = [(str(p), float(t)) for p, t in last_checkpoints_with_time]
+
+    def recover_last_checkpoints(self, checkpoint_paths: list[str]) -> None:
+        """Adopts existing checkpoints (e.g. from ``get_checkpoint_state``) so
+        that ``max_to_keep`` also deletes them."""
+        now = time.time()
+        self._last_checkpoints = [(p, now) for p in checkpoint_paths if checkpoint_exists(p)]
+
+    # -- save ---------------------------------------------------------------------------------
+
+    def save(
+        self,
+        sess: Any,
+        save_path: str,
+        global_step: Any = None,
+        latest_filename: str | None = None,
+        meta_graph_suffix: str = "meta",
+        write_meta_graph: bool = True,
+        write_state: bool = True,
+        strip_default_attrs: bool = False,
+        save_debug_info: bool = False,
+    ) -> str | None:
+        """Writes the variables' values in ``sess`` to ``<prefix>.npz``, as
+        ``tf.compat.v1.train.Saver.save``.
+
+        Args:
+          sess: the ``Session`` holding the values.
+          save_path: the checkpoint prefix (``'/tmp/run/model'``).
+          global_step: optional int, or variable/tensor evaluated in
+            ``sess``; the prefix becomes ``'<save_path>-<step>'``.
+          latest_filename: name of the index file (default ``'checkpoint'``).
+          write_state: update the index file and apply ``max_to_keep``.
+          meta_graph_suffix, write_meta_graph, strip_default_attrs,
+          save_debug_info: accepted; no meta graph is written.
+
+        Returns:
+          The prefix written (``None`` for an empty saver).
+
+        Raises:
+          TypeError: ``sess`` is not a ``Session``.
+          ValueError: the parent directory of ``save_path`` does not exist,
+            or ``sess`` runs another graph.
+          FailedPreconditionError: a variable is not initialised in ``sess``.
+          OSError: the file cannot be written (no partial file is left).
+        """
+        self.build()
+        assert self._vars is not None
+        _check_session(sess, self._graph)
+        if not self._vars:
+            return None
+        if global_step is not None:
+            if not isinstance(global_step, int | np.integer):
+                global_step = _global_step_value(sess, global_step)
+            step = int(global_step)
+            prefix = f"{save_path}-{step:08d}" if self._pad_step_number else f"{save_path}-{step}"
+        else:
+            prefix = save_path
+        save_dir = os.path.dirname(save_path)
+        if save_dir and not os.path.isdir(save_dir):
+            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
+        arrays: dict[str, np.ndarray] = {}
+        dtype_names: dict[str, str] = {}
+        for name, var in self._vars.items():
+            value = np.asarray(sess.variable_value(var.op))
+            arrays[name] = _storable(value)
+            dtype_names[name] = var.dtype.name
+        meta = json.dumps({"format": FORMAT, "version": VERSION, "dtypes": dtype_names})
+        arrays[META_KEY] = np.array(meta)
+        _write_atomic(_npz_path(prefix), lambda f: _savez(f, arrays))
+        if write_state:
+            self._record(prefix)
+            update_checkpoint_state(
+                save_dir or ".",
+                prefix,
+                self.last_checkpoints,
+                latest_filename,
+                [t for _, t in self._last_checkpoints],
+                save_relative_paths=self._save_relative_paths,
+            )
+        return prefix
+
+    def _record(self, prefix: str) -> None:
+        now = time.time()
+        self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != prefix]
+        self._last_checkpoints.append((prefix, now))
+        keep = self._max_to_keep
+        if not keep:
+            return
+        while len(self._last_checkpoints) > keep:
+            old, stamp = self._last_checkpoints.pop(0)
+            if stamp > self._next_keep_time:  # keep_checkpoint_every_n_hours
+                self._next_keep_time += self._keep_every_s
+                continue
+            remove_checkpoint(old)
+
+    # -- restore --------------------------------------------------------------------------------
+
+    def restore(self, sess: Any, save_path: str) -> None:
+        """Loads the variables' values from ``<save_path>.npz`` into ``sess``,
+        as ``tf.compat.v1.train.Saver.restore``.
+
+        Every variable is checked before any is written: the restore is all
+        or nothing. The restored values are owned by ``sess``.
+
+        Raises:
+          ValueError: ``save_path`` is None or no checkpoint file exists there.
+          DataLossError: the file is corrupted or not a jaxsess checkpoint.
+          NotFoundError: a variable is missing from the checkpoint (names it).
+          InvalidArgumentError: a stored value has another shape or dtype
+            than its variable (names the variable, expected and found).
+        """
+        self.build()
+        assert self._vars is not None
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        _check_session(sess, self._graph)
+        path = _npz_path(save_path)
+        if not os.path.isfile(path):
+            raise ValueError(f"The passed save_path is not a valid checkpoint: {save_path}")
+        stored = _read_checkpoint(path)
+        values = []
+        for name, var in self._vars.items():
+            arr = stored.get(name)
+            if arr is None:
+                raise errors.NotFoundError(
+                    None, None,
+                    f"Key {name} not found in checkpoint {path} (variable '{var.op.name}' with shape "
+                    f"{var.shape.as_list() if var.shape.ndims is not None else None} and dtype {var.dtype.name}).",
+                )
+            want = var.dtype
+            if arr.dtype != want.np_dtype:
+                try:
+                    found = _dtypes.as_dtype(arr.dtype).name
+                except TypeError:
+                    found = str(arr.dtype)
+                raise errors.InvalidArgumentError(
+                    None, None,
+                    f"tensor_name = {name}; expected dtype {want.name} does not equal original dtype "
+                    f"{found} (variable '{var.op.name}', checkpoint {path}).",
+                )
+            expected = var.shape.as_tuple()
+            if expected is not None and all(d is not None for d in expected) and tuple(arr.shape) != expected:
+                raise errors.InvalidArgumentError(
+                    None, None,
+                    f"Restoring from checkpoint failed: variable '{name}' has shape {list(expected)} in the "
+                    f"graph but shape {list(arr.shape)} in checkpoint {path} (dtype {want.name}).",
+                )
+            values.append((var, arr))
+        for var, arr in values:
+            sess._set_state(var.op, jnp.array(arr, dtype=var.dtype.np_dtype, copy=True))
+
+
+def _to_var(v: Any) -> Variable:
+    if isinstance(v, Variable):
+        return v
+    try:
+        return _as_variable(v)
+    except TypeError:
+        raise TypeError(f"Saver var_list entries must be Variables; got {v!r:.80}.") from None
+
+
+def _check_session(sess: Any, graph: Any) -> None:
+    from jaxsess._graph_session import Session
+
+    if not isinstance(sess, Session):
+        raise TypeError(f"'sess' must be a jaxsess.Session; got {type(sess).__name__}.")
+    if graph is not None and sess.graph is not graph:
+        raise ValueError("The session's graph is not the graph of the Saver's variables.")

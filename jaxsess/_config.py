@@ -125,6 +125,18 @@ def apply_gpu_options(config: ConfigProto | None) -> None:
                 RuntimeWarning,
                 stacklevel=3,
             )
+        if cpu_count:
+            import jax
+
+            have = len(jax.devices("cpu"))
+            if have != int(cpu_count):
+                warnings.warn(
+                    f"ConfigProto(device_count={{'CPU': {cpu_count}}}) cannot take effect: JAX's backend "
+                    f"already started with {have} CPU device(s). Create the session before any JAX "
+                    "computation, or set jax.config.update('jax_num_cpu_devices', n) at startup.",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
         return
     os.environ.update(env)
     if cpu_count:

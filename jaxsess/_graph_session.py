@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import warnings
-from collections import OrderedDict
+import weakref
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -57,11 +58,13 @@ class _Fetches:
                     f"Fetch argument {x!r:.80} has invalid type {type(x)}, must be a string or "
                     "Tensor. (Can not convert a " + type(x).__name__ + " into a Tensor or Operation.)"
                 ) from None
-            except KeyError as e:
-                raise KeyError(str(e).strip("'\"")) from None
-            except ValueError as e:
+            except KeyError as err:  # as TF1: a name not in the graph is a ValueError
                 raise ValueError(
-                    f"Fetch argument {x!r:.80} cannot be interpreted as a Tensor. ({e})"
+                    f"Fetch argument {x!r:.80} cannot be interpreted as a Tensor. ({str(err).strip(chr(34))})"
+                ) from None
+            except ValueError as err:
+                raise ValueError(
+                    f"Fetch argument {x!r:.80} cannot be interpreted as a Tensor. ({err})"
                 ) from None
             i = index.get(e)
             if i is None:
@@ -85,7 +88,10 @@ class _Fetches:
                 cls = type(x)
                 if cls in (dict, OrderedDict):
                     return lambda vals: cls((k, p(vals)) for k, p in items)
-                return lambda vals: cls({k: p(vals) for k, p in items})
+                if isinstance(x, defaultdict):  # as TF1: keep the default factory
+                    factory = x.default_factory
+                    return lambda vals: cls(factory, ((k, p(vals)) for k, p in items))  # type: ignore[call-arg]
+                return lambda vals: cls({k: p(vals) for k, p in items})  # type: ignore[call-arg]
             i = elem(x)
             return lambda vals: vals[i]
 
@@ -100,8 +106,14 @@ def _feed_value(t: Tensor, value: Any) -> Any:
       TypeError: ``value`` is a graph tensor, or cannot be converted.
       ValueError: its shape does not fit ``t``'s static shape.
     """
-    want = t.dtype.np_dtype
-    if isinstance(value, jax.Array):
+    want = t._dtype._np
+    arr: Any
+    if type(value) is np.ndarray and (value.dtype is want or value.dtype == want):
+        if value.shape == t._shape._dims:  # the common case: nothing to convert or check
+            return value
+        arr = value
+        shape = arr.shape
+    elif isinstance(value, jax.Array):
         arr = value if value.dtype == want else value.astype(want)
         shape = arr.shape
     else:
@@ -120,13 +132,28 @@ def _feed_value(t: Tensor, value: Any) -> Any:
         shape = arr.shape
     static = t.shape.as_tuple()
     if static is not None and (
-        len(static) != len(shape) or any(d is not None and d != s for d, s in zip(static, shape))
+        len(static) != len(shape) or any(d is not None and d != s for d, s in zip(static, shape, strict=False))
     ):
         raise ValueError(
             f"Cannot feed value of shape {tuple(shape)} for Tensor {t.name}, which has shape "
             f"{t.shape}"
         )
     return arr
+
+
+def _on_one_device(fn: Callable[..., Any], feeds: list[Any], err: ValueError) -> Any:
+    """Retries ``fn(*feeds)`` that JAX refused because fed arrays are committed
+    to different devices: TF1 copies feeds to where the ops run, so move them
+    to the default device. (JAX checks devices before it runs or donates.)"""
+    if "incompatible devices" not in str(err):
+        raise err
+    dev = getattr(jax.config, "jax_default_device", None) or jax.devices()[0]
+    return fn(*[jax.device_put(v, dev) if isinstance(v, jax.Array) else v for v in feeds])
+
+
+# A plan cache entry: (plan, where each fetch leaf's value is in the results
+# (None: the identity), the function that runs the plan on converted feeds).
+_Entry = tuple[Plan, "list[Any] | None", Callable[[list[Any]], tuple[Any, ...]]]
 
 
 class Session(BaseSession):
@@ -169,7 +196,7 @@ class Session(BaseSession):
             raise TypeError(f"graph must be a jaxsess.Graph; got {type(graph).__name__}")
         super().__init__(cleanup=cleanup, config=config, memory_limit_bytes=memory_limit_bytes, name=name)
         self._graph = graph
-        self._plans: dict[Any, tuple[Plan, list[Any] | None]] = {}
+        self._plans: dict[Any, _Entry] = {}
         self._plan_lock = threading.Lock()
         self._state: dict[Any, Any] = {}  # state slot -> jax.Array (pinned in the registry)
         self._state_lock = threading.RLock()
@@ -191,6 +218,11 @@ class Session(BaseSession):
 
     def __enter__(self) -> Session:
         self._check_open()
+        if self._graph_cm:  # as TF1: the inner exit would close the session under the outer block
+            raise RuntimeError(
+                "Session context managers are not re-entrant. Use `Session.as_default()` if you "
+                "want to enter a session multiple times."
+            )
         gcm = self._graph.as_default()
         gcm.__enter__()
         self._graph_cm.append(gcm)
@@ -210,9 +242,10 @@ class Session(BaseSession):
 
     def _on_close(self) -> None:
         with self._plan_lock:
-            for plan, _ in self._plans.values():
-                with contextlib.suppress(Exception):
-                    plan.fn.clear_cache()  # type: ignore[union-attr]
+            for plan, _, invoke in self._plans.values():
+                for fn in (plan.fn, getattr(invoke, "jitted", None)):
+                    with contextlib.suppress(Exception):
+                        fn.clear_cache()  # type: ignore[union-attr]
             self._plans.clear()
         with self._state_lock:
             self._state.clear()
@@ -246,9 +279,8 @@ class Session(BaseSession):
         Raises:
           RuntimeError: the session is closed.
           TypeError: a ``None`` fetch, or a ``Tensor`` as feed value.
-          ValueError: a fed value's shape does not fit the tensor, or an
-            element of another graph.
-          KeyError: a name that is not in the graph.
+          ValueError: a fed value's shape does not fit the tensor, an element
+            of another graph, or a fetched name that is not in the graph.
           InvalidArgumentError: a placeholder was not fed (names it, its
             dtype and shape), or an op failed (names the node).
           FailedPreconditionError: an uninitialised variable is read.
@@ -259,36 +291,35 @@ class Session(BaseSession):
         graph = self._graph
         # Flatten fetches (fast path: one tensor).
         if type(fetches) is Tensor:
-            if fetches.graph is not graph:
+            if fetches._op._graph is not graph:
                 raise ValueError(
                     f"Fetch argument {fetches!r} cannot be interpreted as a Tensor. "
                     f"(Tensor {fetches} is not an element of this graph.)"
                 )
-            leaves: list[Any] = [fetches]
+            leaves: tuple[Any, ...] = (fetches,)
             rebuild: Callable[[list[Any]], Any] | None = None
         else:
             fm = _Fetches(graph, fetches)
-            leaves, rebuild = fm.leaves, fm.rebuild
+            leaves, rebuild = tuple(fm.leaves), fm.rebuild
         # Feeds.
         if feed_dict:
             feed_keys = []
             feed_vals = []
             for k, v in feed_dict.items():
                 t = k if type(k) is Tensor else self._feed_key(k)
-                if t.graph is not graph:
+                if t._op._graph is not graph:
                     raise ValueError(f"Tensor {t} is not an element of this graph.")
                 feed_keys.append(t)
                 feed_vals.append(v)
-            key = (tuple(leaves), tuple(feed_keys))
+            key = (leaves, tuple(feed_keys))
         else:
             feed_keys = feed_vals = []
-            key = (tuple(leaves), ())
+            key = (leaves, ())
         entry = self._plans.get(key)
         if entry is None:
-            entry = self._build(leaves, feed_keys, key)
-        plan, positions = entry
-        vals = [_feed_value(t, v) for t, v in zip(feed_keys, feed_vals)] if feed_keys else []
-        results = self._call(plan, vals)
+            entry = self._build(list(leaves), feed_keys, key)
+        plan, positions, invoke = entry
+        results = invoke([_feed_value(t, v) for t, v in zip(feed_keys, feed_vals, strict=False)] if feed_keys else [])
         if positions is None:
             out = results[0] if rebuild is None else rebuild(list(results))
             return out
@@ -311,7 +342,7 @@ class Session(BaseSession):
             return k
         raise TypeError(f"Cannot interpret feed_dict key as Tensor: {k!r:.80} (type {type(k).__name__})")
 
-    def _build(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> tuple[Plan, list[Any] | None]:
+    def _build(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> _Entry:
         fetch_tensors: list[Tensor] = []
         targets: list[Operation] = []
         positions: list[Any] = []
@@ -330,7 +361,7 @@ class Session(BaseSession):
         plan = build_plan(fetch_tensors, feed_keys, targets)
         self._place(plan)
         all_tensors = all(p is not None for p in positions) and positions == list(range(len(positions)))
-        entry = (plan, None if all_tensors else positions)
+        entry = (plan, None if all_tensors else positions, self._invoker(plan))
         with self._plan_lock:
             self._check_open()
             self._plans[key] = entry
@@ -353,14 +384,62 @@ class Session(BaseSession):
                 lines.append(f"{op.name}: ({op.type}): {name}")
             log_placement(lines)
 
+    def _invoker(self, plan: Plan) -> Callable[[list[Any]], tuple[Any, ...]]:
+        """The function a cache hit calls: converted feed values -> owned results.
+
+        A stateless plan on the default device gets a jitted function of flat
+        positional feeds (JAX's C++ dispatch path, no nested argument
+        pytrees) that returns only the fetches. Other plans get a call of
+        :meth:`_call` through a weak reference, so that the plan cache never
+        makes the session part of a reference cycle.
+        """
+        if plan.stateful or plan.device is not None:
+            ref = weakref.ref(self)
+
+            def call(vals: list[Any]) -> tuple[Any, ...]:
+                session = ref()
+                if session is None:  # pragma: no cover - only reachable through the session
+                    raise _closed_error()
+                return session._call(plan, vals)
+
+            return call
+        pure = plan.pure_fn
+        assert pure is not None
+
+        def flat(*feeds: Any) -> Any:
+            return pure((), (), feeds)[0]
+
+        fn = jax.jit(flat)
+        adopt = self._registry.adopt
+
+        def invoke(vals: list[Any]) -> tuple[Any, ...]:
+            try:
+                out = fn(*vals)
+            except ValueError as e:
+                out = _on_one_device(fn, vals, e)
+            for v in out:
+                for f in vals:
+                    if v is f:  # an input handed back unchanged: not ours
+                        break
+                else:
+                    adopt(v)
+            return out  # type: ignore[no-any-return]
+
+        invoke.jitted = fn  # type: ignore[attr-defined]  # its cache is cleared at close
+        return invoke
+
     def _call(self, plan: Plan, feed_vals: list[Any]) -> tuple[Any, ...]:
         registry = self._registry
         if plan.device is not None:
             feed_vals = [jax.device_put(v, plan.device) for v in feed_vals]
         if not plan.stateful:
-            out, _ = plan.fn(  # type: ignore[misc]
-                (), (), tuple(feed_vals)
-            ) if plan.device is None else self._call_on_device(plan, (), (), feed_vals)
+            if plan.device is None:
+                try:
+                    out, _ = plan.fn((), (), tuple(feed_vals))  # type: ignore[misc]
+                except ValueError as e:
+                    out, _ = self._call_on_one_device(plan, (), (), feed_vals, e)
+            else:
+                out, _ = self._call_on_device(plan, (), (), feed_vals)
             self._adopt(out, feed_vals)
             return out
         with self._state_lock:
@@ -380,10 +459,13 @@ class Session(BaseSession):
                     v = self._missing_state(slot)
                 kept.append(v)
             if plan.device is None:
-                out, new_state = plan.fn(tuple(donated), tuple(kept), tuple(feed_vals))  # type: ignore[misc]
+                try:
+                    out, new_state = plan.fn(tuple(donated), tuple(kept), tuple(feed_vals))  # type: ignore[misc]
+                except ValueError as e:
+                    out, new_state = self._call_on_one_device(plan, tuple(donated), tuple(kept), feed_vals, e)
             else:
                 out, new_state = self._call_on_device(plan, tuple(donated), tuple(kept), feed_vals)
-            for slot, v in zip(plan.written, new_state):
+            for slot, v in zip(plan.written, new_state, strict=False):
                 old = state.get(slot)
                 state[slot] = v
                 registry.pin(v)
@@ -391,6 +473,11 @@ class Session(BaseSession):
                     self._release_state(old)
         self._adopt(out, feed_vals)
         return out
+
+    def _call_on_one_device(
+        self, plan: Plan, donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: list[Any], err: ValueError
+    ) -> Any:
+        return _on_one_device(lambda *f: plan.fn(donated, kept, f), feeds, err)  # type: ignore[misc]
 
     def _call_on_device(self, plan: Plan, donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: list[Any]) -> Any:
         with jax.default_device(plan.device):
@@ -456,21 +543,27 @@ class Session(BaseSession):
             if t.graph is not graph:
                 raise ValueError(f"Tensor {t} is not an element of this graph.")
         key = (tuple(fm.leaves), tuple(feeds))
-        plan, positions = self._plans.get(key) or self._build(fm.leaves, feeds, key)
+        _, positions, invoke = self._plans.get(key) or self._build(fm.leaves, feeds, key)
         rebuild = fm.rebuild
         n = len(feeds)
         single = type(fetches) is Tensor
-        call = self._call
+        registry = self._registry
         session = self
+        specs = [(t, t._dtype._np, t._shape._dims) for t in feeds]
 
         def runner(*args: Any, **kwargs: Any) -> Any:
             if session._closed:
                 raise _closed_error()
             if len(args) != n:
                 raise TypeError(f"Callable takes {n} feed value(s) ({[t.name for t in feeds]}), got {len(args)}.")
-            session._registry.safe_point()
-            vals = [_feed_value(t, v) for t, v in zip(feeds, args)]
-            results = call(plan, vals)
+            registry.safe_point()
+            vals = []
+            for (t, want, dims), v in zip(specs, args, strict=False):
+                if type(v) is np.ndarray and v.dtype is want and v.shape == dims:
+                    vals.append(v)  # the common case: nothing to convert or check
+                else:
+                    vals.append(_feed_value(t, v))
+            results = invoke(vals)
             if single:
                 return results[0]
             if positions is None:

@@ -36,7 +36,10 @@ __all__ = [
     "SessionStats",
 ]
 
-_ArrayImpl: type = type(jax.numpy.zeros(()))  # jaxlib's concrete jax.Array class
+try:  # jaxlib's concrete jax.Array class, found without starting a backend
+    from jaxlib._jax import ArrayImpl as _ArrayImpl
+except ImportError:  # pragma: no cover - other jaxlib layouts
+    from jax._src.array import ArrayImpl as _ArrayImpl
 _getrefcount = sys.getrefcount
 
 

@@ -31,26 +31,29 @@ def _as_x(x: Any) -> Tensor:
 
 def subgraph_between(
     xs: Sequence[Tensor], ys: Sequence[Tensor], stop: Sequence[Tensor] = ()
-) -> tuple[list[Operation], list[Tensor], list[bool]]:
-    """The ops on data paths from ``xs`` to ``ys``, their external inputs, and
-    for each ``x`` whether any ``y`` depends on it.
+) -> tuple[list[Operation], list[Tensor], list[bool], list[list[int]]]:
+    """The ops on data paths from ``xs`` to ``ys``, their external inputs,
+    for each ``x`` whether any ``y`` depends on it, and groups of ``xs``
+    none of which depends on another (each group is differentiated in one
+    ``jax.vjp``; an ``x`` downstream of another gets the total derivative,
+    as TF1).
 
     Returns:
-      ``(ops in creation order, external input tensors, connected flags)``.
+      ``(ops in creation order, external inputs, connected flags, groups)``.
     """
     graph = (xs[0] if xs else ys[0]).graph
     x_set = set(xs)
     stop_ops = {t.op for t in stop}
-    # Ancestors of ys (data edges).
+    # Ancestors of ys (data edges), walking through the xs too.
     anc: set[Operation] = set()
-    stack = [y.op for y in ys if y not in x_set]
+    stack = [y.op for y in ys]
     while stack:
         op = stack.pop()
         if op in anc or op in stop_ops:
             continue
         anc.add(op)
         for t in op.inputs:
-            if t not in x_set and t.op not in anc:
+            if t.op not in anc:
                 stack.append(t.op)
     # Descendants of xs among the ancestors, in creation order.
     produced: set[Tensor] = set(x_set)
@@ -72,12 +75,28 @@ def subgraph_between(
             seen.add(t)
             external.append(t)
     y_set = set(ys)
-    connected = []
-    for x in xs:
-        direct = x in y_set
-        used = any(x in op.inputs for op in ops)
-        connected.append(direct or used)
-    return ops, external, connected
+    connected = [x in y_set or any(x in op.inputs for op in ops) for x in xs]
+    # Group the xs into antichains by their depth among each other.
+    if not any(x.op in inside for x in xs):
+        groups = [list(range(len(xs)))]
+    else:
+        # level(x) = number of xs on the longest chain above x; depth(t) =
+        # 1 + the largest level of an x that t descends from.
+        level: dict[Tensor, int] = {x: 0 for x in xs if x.op not in inside}
+        depth: dict[Tensor, int] = {x: 1 for x in level}
+        for op in ops:
+            d = max((depth.get(t, 0) for t in op.inputs), default=0)
+            for t in op.outputs:
+                if t in x_set:
+                    level[t] = d
+                    depth[t] = d + 1
+                elif d:
+                    depth[t] = d
+        by_level: dict[int, list[int]] = {}
+        for i, x in enumerate(xs):
+            by_level.setdefault(level.get(x, 0), []).append(i)
+        groups = [by_level[k] for k in sorted(by_level)]
+    return ops, external, connected, groups
 
 
 def _grad_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
@@ -92,24 +111,25 @@ def _gradients_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
     n = len(xs)
     x_vals = vals[:n]
     grad_ys = vals[n:n + len(ys)] if op.attrs["has_grad_ys"] else None
+    grads: list[Any] = [None] * n
+    for group in op.attrs["groups"]:
+        gx = [xs[i] for i in group]
 
-    def f(*xv: Any) -> list[Any]:
-        child = ev.fork(dict(zip(xs, xv)), drop=sub)
-        child.run(sub)
-        return [child.env[y] for y in ys]
+        def f(*xv: Any, gx: list[Tensor] = gx) -> list[Any]:
+            child = ev.fork(dict(zip(gx, xv)), drop=sub)
+            child.run(sub)
+            return [child.env[y] for y in ys]
 
-    outs, vjp = jax.vjp(f, *x_vals)
-    if grad_ys is None:
-        cot = [jnp.ones_like(o) for o in outs]
-    else:
-        cot = [jnp.asarray(g, dtype=o.dtype) for g, o in zip(grad_ys, outs)]
-    grads = vjp(cot)
-    out = []
-    for g, x in zip(grads, x_vals):
-        if getattr(g, "dtype", None) == jax.dtypes.float0:
-            g = jnp.zeros_like(x)
-        out.append(g)
-    return tuple(out) if n != 1 else out[0]
+        outs, vjp = jax.vjp(f, *[x_vals[i] for i in group])
+        if grad_ys is None:
+            cot = [jnp.ones_like(o) for o in outs]
+        else:
+            cot = [jnp.asarray(g, dtype=o.dtype) for g, o in zip(grad_ys, outs)]
+        for i, g in zip(group, vjp(cot)):
+            if getattr(g, "dtype", None) == jax.dtypes.float0:
+                g = jnp.zeros_like(x_vals[i])
+            grads[i] = g
+    return tuple(grads) if n != 1 else grads[0]
 
 
 register_op(
@@ -166,8 +186,12 @@ def gradients(
             raise ValueError(f"Passed {len(gys)} grad_ys for {len(ys_l)} ys")
         gys = [convert_to_tensor(g, dtype=y.dtype) for g, y in zip(gys, ys_l)]
     stops = [convert_to_tensor(t) for t in (stop_gradients or [])]
-    ops, external, connected = subgraph_between(xs_l, ys_l, stops)
+    ops, external, connected, groups = subgraph_between(xs_l, ys_l, stops)
     live = [x for x, c in zip(xs_l, connected) if c]
+    live_index = {id(x): i for i, x in enumerate(live)}
+    live_groups = tuple(
+        g for g in (tuple(live_index[id(xs_l[i])] for i in grp if connected[i]) for grp in groups) if g
+    )
     results: list[Any] = []
     if live:
         attrs = {
@@ -176,6 +200,7 @@ def gradients(
             "sub_ops": (tuple(ops),),
             "n_x": len(live),
             "has_grad_ys": gys is not None,
+            "groups": live_groups,
         }
         out = apply_op("SymbolicGradient", [*live, *(gys or []), *external], attrs, name=name)
         grads = list(out) if isinstance(out, list) else [out]

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import get_default_graph
 from jaxsess.graph._registry import register_op
 from jaxsess.ops._core import _as_graph_tensor, apply_op, constant_value, convert_to_tensor
 
@@ -39,7 +40,15 @@ def _dtype_of(x: Any) -> _dtypes.DType | None:
     return _dtypes.as_dtype(d)
 
 
-def _pair(op_type: str, x: Any, y: Any) -> tuple[Any, Any]:
+def _pair(op_type: str, x: Any, y: Any, _in_graph: bool = False) -> tuple[Any, Any]:
+    if not _in_graph:
+        for t in (x, y):  # constants join the graph of the first tensor operand
+            g = getattr(_as_graph_tensor(t), "graph", None)
+            if g is not None:
+                if g is not get_default_graph():
+                    with g.as_default():
+                        return _pair(op_type, x, y, True)
+                break
     dx, dy = _dtype_of(x), _dtype_of(y)
     if dx is not None and dy is not None:
         if dx != dy:

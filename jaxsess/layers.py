@@ -1,0 +1,694 @@
+"""``jaxsess.layers``: TF1's functional and object layers, as ``tf.compat.v1.layers``.
+
+Each layer owns a variable scope, made the first time it is called: a
+layer named ``name`` uses the scope ``name`` (so two layers given the same
+name without ``reuse`` collide, as TF1); an unnamed one uses a unique
+default (``dense``, ``dense_1``, …). Its variables are created with
+:func:`~jaxsess.ops.variable_scope.get_variable` in that scope
+(``dense/kernel``, ``dense/bias``), its ops in the scope's name scope
+(``dense/MatMul``, ``dense/BiasAdd``). Calling a layer object again reuses
+its variables; ``reuse=True`` (or an enclosing reusing scope) makes a new
+layer share an existing layer's variables by name.
+
+The layers are composites of the graph ops (``matmul``, ``nn.conv2d``,
+``nn.bias_add``, ``nn.max_pool``, ``reshape``, ``nn.dropout``, ``cond``).
+Inside an ``EagerSession`` they run at once; a layer object keeps its
+variables, while each functional call (``dense(x, 3)``) makes new ones, as
+TF1's layers do when executing eagerly.
+
+Limits: a layer (or ``get_variable``) that creates variables inside a
+``cond`` branch or ``while_loop`` body raises ``NotImplementedError`` (its
+initializer is an assignment inside control flow); create the layer first and
+call it inside.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import GraphKeys, TensorShape, get_default_graph
+from jaxsess.ops import init_ops, variable_scope as vs
+from jaxsess.ops._core import constant_value, convert_to_tensor
+
+__all__ = [
+    "Layer",
+    "Dense",
+    "Conv2D",
+    "MaxPooling2D",
+    "AveragePooling2D",
+    "Flatten",
+    "Dropout",
+    "dense",
+    "conv2d",
+    "max_pooling2d",
+    "average_pooling2d",
+    "flatten",
+    "dropout",
+]
+
+
+# -- argument normalisation (Keras' conv_utils) ------------------------------------
+
+
+def _normalize_tuple(value: Any, n: int, name: str) -> tuple[int, ...]:
+    if isinstance(value, int | np.integer):
+        return (int(value),) * n
+    try:
+        t = tuple(value)
+    except TypeError:
+        raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. Received: {value!r}") from None
+    if len(t) != n or not all(isinstance(v, int | np.integer) for v in t):
+        raise ValueError(f"The `{name}` argument must be a tuple of {n} integers. Received: {value!r}")
+    return tuple(int(v) for v in t)
+
+
+def _normalize_padding(value: Any) -> str:
+    p = str(value).lower() if isinstance(value, str) else value
+    if p not in ("valid", "same"):
+        raise ValueError(f'The `padding` argument must be one of "valid", "same". Received: {value!r}')
+    return p  # type: ignore[no-any-return]
+
+
+def _normalize_data_format(value: Any) -> str:
+    f = "channels_last" if value is None else str(value).lower()
+    if f not in ("channels_first", "channels_last"):
+        raise ValueError(
+            f'The `data_format` argument must be one of "channels_first", "channels_last". Received: {value!r}'
+        )
+    return f
+
+
+def _activation(activation: Any) -> Callable[..., Any] | None:
+    """A callable activation from ``None``, a callable or a Keras name ('relu')."""
+    if activation is None or callable(activation):
+        return activation
+    from jaxsess.ops import math_ops, nn_ops
+
+    table: dict[str, Callable[..., Any] | None] = {
+        "linear": None,
+        "relu": nn_ops.relu,
+        "relu6": nn_ops.relu6,
+        "elu": nn_ops.elu,
+        "selu": nn_ops.selu,
+        "softplus": nn_ops.softplus,
+        "softsign": nn_ops.softsign,
+        "softmax": nn_ops.softmax,
+        "sigmoid": math_ops.sigmoid,
+        "tanh": math_ops.tanh,
+    }
+    if activation not in table:
+        raise ValueError(f"Unknown activation function: {activation!r}; pass a callable or one of {sorted(table)}.")
+    return table[activation]
+
+
+def _shape(x: Any) -> TensorShape:
+    """The static shape of a graph tensor, or the shape of an eager array."""
+    return TensorShape(x.shape)
+
+
+def _to_snake_case(name: str) -> str:
+    s = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
+
+
+# -- the base layer ------------------------------------------------------------------
+
+
+class Layer:
+    """The base of TF1's graph layers, as ``tf.compat.v1.layers.Layer``.
+
+    Subclasses implement ``build(input_shape)`` (creating variables with
+    :meth:`add_weight`) and ``call(inputs, **kwargs)``.
+
+    Args:
+      trainable: add the layer's variables to ``TRAINABLE_VARIABLES``.
+      name: the layer's variable scope name (default: the snake-case class
+        name, made unique).
+      dtype: the variables' dtype (default: the first input's).
+
+    Attributes:
+      name: the layer name.
+      built: whether the variables exist.
+      variables / weights: the layer's variables, trainable first.
+      trainable_variables / trainable_weights, non_trainable_variables /
+        non_trainable_weights.
+    """
+
+    def __init__(self, trainable: bool = True, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
+        scope = kwargs.pop("_scope", None)
+        self._reuse = kwargs.pop("_reuse", None)
+        self._activity_regularizer = kwargs.pop("activity_regularizer", None)
+        if kwargs:
+            raise TypeError(f"Keyword argument not understood: {sorted(kwargs)[0]!r}")
+        self.trainable = bool(trainable)
+        self.built = False
+        self.dtype = None if dtype is None else _dtypes.as_dtype(dtype)
+        self._trainable_weights: list[Any] = []
+        self._non_trainable_weights: list[Any] = []
+        self._base_name = name or _to_snake_case(type(self).__name__)
+        self._name = name or self._base_name
+        self._name_given = bool(name)
+        self._scope: vs.VariableScope | None = None
+        if scope:
+            with vs.variable_scope(scope) as captured:
+                self._scope = captured
+
+    @property
+    def name(self) -> str:
+        """The given name, else the layer's unique scope name once it has one (``dense_1``)."""
+        if self._name_given or self._scope is None:
+            return self._name
+        return self._scope.name.split("/")[-1]
+
+    @property
+    def scope_name(self) -> str:
+        if self._scope is None:
+            raise ValueError("No name available for layer scope because the layer has not been used yet.")
+        return self._scope.name
+
+    @property
+    def trainable_weights(self) -> list[Any]:
+        return list(self._trainable_weights) if self.trainable else []
+
+    @property
+    def non_trainable_weights(self) -> list[Any]:
+        if self.trainable:
+            return list(self._non_trainable_weights)
+        return self._trainable_weights + self._non_trainable_weights
+
+    @property
+    def weights(self) -> list[Any]:
+        return self.trainable_weights + self.non_trainable_weights
+
+    trainable_variables = trainable_weights
+    non_trainable_variables = non_trainable_weights
+    variables = weights
+
+    def build(self, input_shape: TensorShape) -> None:
+        """Creates the variables (default: none)."""
+        self.built = True
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        """The layer's computation (default: the identity)."""
+        return inputs
+
+    def add_weight(
+        self,
+        name: str,
+        shape: Any,
+        dtype: Any = None,
+        initializer: Any = None,
+        regularizer: Any = None,
+        trainable: bool = True,
+        constraint: Any = None,
+    ) -> Any:
+        """Gets or creates the variable ``name`` in the layer's scope (see
+        :func:`~jaxsess.ops.variable_scope.get_variable`) and tracks it."""
+        dtype = dtype or self.dtype or _dtypes.float32
+        trainable = trainable and self.trainable
+        # A reused variable keeps the regularization loss made when it was created.
+        v = vs.get_variable(
+            name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
+            trainable=trainable, constraint=constraint,
+        )
+        bucket = self._trainable_weights if trainable else self._non_trainable_weights
+        if all(v is not w for w in bucket):
+            bucket.append(v)
+        return v
+
+    def _set_scope(self) -> None:
+        if self._scope is None:
+            if self._reuse:
+                with vs.variable_scope(self._base_name) as captured:
+                    self._scope = captured
+            else:
+                with vs.variable_scope(None, default_name=self._base_name) as captured:
+                    self._scope = captured
+
+    def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        """Builds the layer on first use, then applies ``call`` in its scopes."""
+        self._set_scope()
+        assert self._scope is not None
+        reuse = True if self.built else self._reuse
+        graph = get_default_graph()
+        with vs.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False) as scope:
+            with graph.name_scope(scope.original_name_scope):
+                if not self.built:
+                    first = inputs[0] if isinstance(inputs, list | tuple) else inputs
+                    first = convert_to_tensor(first)
+                    if self.dtype is None:
+                        self.dtype = _dtypes.as_dtype(first.dtype)
+                    self.build(_shape(first))
+                    self.built = True
+                outputs = self.call(inputs, *args, **kwargs)
+                if self._activity_regularizer is not None:
+                    self._add_activity_loss(outputs)
+        return outputs
+
+    def apply(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        """``self(inputs, *args, **kwargs)``, as ``tf.compat.v1.layers.Layer.apply``."""
+        return self(inputs, *args, **kwargs)
+
+    def _add_activity_loss(self, outputs: Any) -> None:
+        from jaxsess.ops import array_ops, math_ops
+
+        graph = get_default_graph()
+        for out in outputs if isinstance(outputs, list | tuple) else [outputs]:
+            with graph.name_scope("ActivityRegularizer"):
+                loss = self._activity_regularizer(out)  # type: ignore[misc]
+                if loss is None:
+                    continue
+                batch = _shape(out)[0] if _shape(out).ndims else None
+                if batch is not None:
+                    n: Any = float(batch)
+                else:
+                    n = math_ops.cast(array_ops.shape(out)[0], loss.dtype)
+                loss = math_ops.truediv(loss, n)
+            graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
+
+
+# -- dense ------------------------------------------------------------------------------
+
+
+class Dense(Layer):
+    """``activation(inputs @ kernel + bias)``, as ``tf.compat.v1.layers.Dense``.
+
+    Variables: ``kernel [in_features, units]`` and ``bias [units]``. Inputs
+    of rank > 2 are multiplied on their last dimension.
+
+    Raises (when called):
+      ValueError: the last dimension of the inputs is unknown.
+    """
+
+    def __init__(
+        self,
+        units: int,
+        activation: Any = None,
+        use_bias: bool = True,
+        kernel_initializer: Any = None,
+        bias_initializer: Any = init_ops.zeros_initializer(),
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        trainable: bool = True,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(trainable=trainable, name=name, activity_regularizer=activity_regularizer, **kwargs)
+        self.units = int(units)
+        self.activation = _activation(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = kernel_initializer
+        self.bias_initializer = bias_initializer
+        self.kernel_regularizer = kernel_regularizer
+        self.bias_regularizer = bias_regularizer
+        self.kernel_constraint = kernel_constraint
+        self.bias_constraint = bias_constraint
+        self.kernel: Any = None
+        self.bias: Any = None
+
+    def build(self, input_shape: TensorShape) -> None:
+        input_shape = TensorShape(input_shape)
+        if input_shape.ndims is None or input_shape[-1] is None:
+            raise ValueError("The last dimension of the inputs to `Dense` should be defined. Found `None`.")
+        self.kernel = self.add_weight(
+            "kernel", [input_shape[-1], self.units], initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
+        )
+        if self.use_bias:
+            self.bias = self.add_weight(
+                "bias", [self.units], initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer, constraint=self.bias_constraint,
+            )
+        self.built = True
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        from jaxsess.ops import math_ops, nn_ops
+
+        x = convert_to_tensor(inputs)
+        if _shape(x).ndims is not None and _shape(x).ndims < 2:  # type: ignore[operator]
+            raise ValueError(f"Input 0 of layer {self.name} must have rank >= 2, got shape {_shape(x)}.")
+        out = math_ops.matmul(x, self.kernel)
+        if self.use_bias:
+            out = nn_ops.bias_add(out, self.bias)
+        if self.activation is not None:
+            out = self.activation(out)
+        return out
+
+
+def dense(
+    inputs: Any,
+    units: int,
+    activation: Any = None,
+    use_bias: bool = True,
+    kernel_initializer: Any = None,
+    bias_initializer: Any = init_ops.zeros_initializer(),
+    kernel_regularizer: Any = None,
+    bias_regularizer: Any = None,
+    activity_regularizer: Any = None,
+    kernel_constraint: Any = None,
+    bias_constraint: Any = None,
+    trainable: bool = True,
+    name: str | None = None,
+    reuse: Any = None,
+) -> Any:
+    """A densely connected layer, as ``tf.compat.v1.layers.dense``.
+
+    Args:
+      inputs: ``[..., in_features]`` floats (``in_features`` known).
+      units: the output size.
+      activation: a function (``tf.nn.relu``) or None (linear).
+      kernel_initializer: default: the scope's initializer, else glorot uniform.
+      bias_initializer: default zeros.
+      kernel_regularizer, bias_regularizer: ``fn(variable) -> loss``, added to
+        ``GraphKeys.REGULARIZATION_LOSSES``.
+      name: the scope name (default ``dense``, ``dense_1``, …).
+      reuse: reuse the variables of an earlier layer of the same name.
+
+    Returns:
+      ``[..., units]``, the inputs' dtype.
+
+    Raises:
+      ValueError: the last input dimension is unknown; the variables exist
+        already (same ``name`` without ``reuse``) or not (``reuse=True``).
+    """
+    layer = Dense(
+        units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
+        bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+        bias_regularizer=bias_regularizer, activity_regularizer=activity_regularizer,
+        kernel_constraint=kernel_constraint, bias_constraint=bias_constraint, trainable=trainable,
+        name=name, _scope=name, _reuse=reuse,
+    )
+    return layer.apply(inputs)
+
+
+# -- convolution ------------------------------------------------------------------------
+
+
+class Conv2D(Layer):
+    """2-D convolution with a ``kernel [kh, kw, in_channels, filters]`` and a
+    ``bias [filters]``, as ``tf.compat.v1.layers.Conv2D``.
+
+    Raises (when called):
+      ValueError: the channel dimension of the inputs is unknown.
+    """
+
+    def __init__(
+        self,
+        filters: int,
+        kernel_size: Any,
+        strides: Any = (1, 1),
+        padding: str = "valid",
+        data_format: str = "channels_last",
+        dilation_rate: Any = (1, 1),
+        activation: Any = None,
+        use_bias: bool = True,
+        kernel_initializer: Any = None,
+        bias_initializer: Any = init_ops.zeros_initializer(),
+        kernel_regularizer: Any = None,
+        bias_regularizer: Any = None,
+        activity_regularizer: Any = None,
+        kernel_constraint: Any = None,
+        bias_constraint: Any = None,
+        trainable: bool = True,
+        name: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(trainable=trainable, name=name, activity_regularizer=activity_regularizer, **kwargs)
+        self.filters = int(filters)
+        self.kernel_size = _normalize_tuple(kernel_size, 2, "kernel_size")
+        self.strides = _normalize_tuple(strides, 2, "strides")
+        self.padding = _normalize_padding(padding)
+        self.data_format = _normalize_data_format(data_format)
+        self.dilation_rate = _normalize_tuple(dilation_rate, 2, "dilation_rate")
+        self.activation = _activation(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = kernel_initializer
+        self.bias_initializer = bias_initializer
+        self.kernel_regularizer = kernel_regularizer
+        self.bias_regularizer = bias_regularizer
+        self.kernel_constraint = kernel_constraint
+        self.bias_constraint = bias_constraint
+        self.kernel: Any = None
+        self.bias: Any = None
+
+    def _channel_axis(self) -> int:
+        return 1 if self.data_format == "channels_first" else -1
+
+    def build(self, input_shape: TensorShape) -> None:
+        input_shape = TensorShape(input_shape)
+        if input_shape.ndims != 4:
+            raise ValueError(f"Input 0 of layer {self.name} is incompatible: expected ndim=4, found shape {input_shape}")
+        channels = input_shape[self._channel_axis()]
+        if channels is None:
+            raise ValueError("The channel dimension of the inputs should be defined. Found `None`.")
+        self.kernel = self.add_weight(
+            "kernel", [*self.kernel_size, channels, self.filters], initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
+        )
+        if self.use_bias:
+            self.bias = self.add_weight(
+                "bias", [self.filters], initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer, constraint=self.bias_constraint,
+            )
+        self.built = True
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        from jaxsess.ops import nn_ops
+
+        fmt = "NCHW" if self.data_format == "channels_first" else "NHWC"
+        out = nn_ops.conv2d(
+            inputs, self.kernel, strides=list(self.strides), padding=self.padding.upper(),
+            data_format=fmt, dilations=list(self.dilation_rate),
+        )
+        if self.use_bias:
+            out = nn_ops.bias_add(out, self.bias, data_format=fmt)
+        if self.activation is not None:
+            out = self.activation(out)
+        return out
+
+
+def conv2d(
+    inputs: Any,
+    filters: int,
+    kernel_size: Any,
+    strides: Any = (1, 1),
+    padding: str = "valid",
+    data_format: str = "channels_last",
+    dilation_rate: Any = (1, 1),
+    activation: Any = None,
+    use_bias: bool = True,
+    kernel_initializer: Any = None,
+    bias_initializer: Any = init_ops.zeros_initializer(),
+    kernel_regularizer: Any = None,
+    bias_regularizer: Any = None,
+    activity_regularizer: Any = None,
+    kernel_constraint: Any = None,
+    bias_constraint: Any = None,
+    trainable: bool = True,
+    name: str | None = None,
+    reuse: Any = None,
+) -> Any:
+    """A 2-D convolution layer, as ``tf.compat.v1.layers.conv2d``.
+
+    Args:
+      inputs: ``[N, H, W, C]`` (``channels_last``) or ``[N, C, H, W]``.
+      filters: the number of output channels.
+      kernel_size, strides, dilation_rate: an int or a pair.
+      padding: ``'valid'`` or ``'same'`` (case-insensitive).
+      name, reuse: as :func:`dense` (default name ``conv2d``).
+
+    Returns:
+      ``[N, H', W', filters]`` (or ``channels_first``).
+
+    Raises:
+      ValueError: bad ``kernel_size``/``strides``/``padding``/``data_format``,
+        or an unknown channel dimension.
+    """
+    layer = Conv2D(
+        filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
+        dilation_rate=dilation_rate, activation=activation, use_bias=use_bias,
+        kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
+        kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
+        activity_regularizer=activity_regularizer, kernel_constraint=kernel_constraint,
+        bias_constraint=bias_constraint, trainable=trainable, name=name, _scope=name, _reuse=reuse,
+    )
+    return layer.apply(inputs)
+
+
+# -- pooling ------------------------------------------------------------------------------
+
+
+class _Pooling2D(Layer):
+    _op = ""
+
+    def __init__(self, pool_size: Any, strides: Any, padding: str = "valid",
+                 data_format: str = "channels_last", name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(name=name, **kwargs)
+        self.pool_size = _normalize_tuple(pool_size, 2, "pool_size")
+        self.strides = _normalize_tuple(self.pool_size if strides is None else strides, 2, "strides")
+        self.padding = _normalize_padding(padding)
+        self.data_format = _normalize_data_format(data_format)
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        from jaxsess.ops import nn_ops
+
+        fmt = "NCHW" if self.data_format == "channels_first" else "NHWC"
+        fn = nn_ops.max_pool if self._op == "max" else nn_ops.avg_pool
+        return fn(inputs, ksize=list(self.pool_size), strides=list(self.strides),
+                  padding=self.padding.upper(), data_format=fmt)
+
+
+class MaxPooling2D(_Pooling2D):
+    """Max pooling, as ``tf.compat.v1.layers.MaxPooling2D``."""
+
+    _op = "max"
+
+
+class AveragePooling2D(_Pooling2D):
+    """Average pooling, as ``tf.compat.v1.layers.AveragePooling2D`` (with
+    ``'same'`` padding, padded cells do not count in the mean)."""
+
+    _op = "avg"
+
+
+def max_pooling2d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
+                  data_format: str = "channels_last", name: str | None = None) -> Any:
+    """Max pooling over ``pool_size`` windows, as ``tf.compat.v1.layers.max_pooling2d``.
+
+    Args:
+      inputs: ``[N, H, W, C]`` (or ``channels_first``).
+      pool_size, strides: an int or a pair.
+      padding: ``'valid'`` or ``'same'``.
+
+    Returns:
+      ``[N, H', W', C]``.
+    """
+    return MaxPooling2D(pool_size, strides, padding=padding, data_format=data_format, name=name).apply(inputs)
+
+
+def average_pooling2d(inputs: Any, pool_size: Any, strides: Any, padding: str = "valid",
+                      data_format: str = "channels_last", name: str | None = None) -> Any:
+    """Average pooling, as ``tf.compat.v1.layers.average_pooling2d`` (arguments as
+    :func:`max_pooling2d`)."""
+    return AveragePooling2D(pool_size, strides, padding=padding, data_format=data_format, name=name).apply(inputs)
+
+
+# -- flatten -------------------------------------------------------------------------------
+
+
+class Flatten(Layer):
+    """``[N, d1, d2, …] -> [N, d1·d2·…]``, as ``tf.compat.v1.layers.Flatten``
+    (``channels_first`` inputs are moved to channels-last first)."""
+
+    def __init__(self, data_format: str | None = None, name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(name=name, **kwargs)
+        self.data_format = _normalize_data_format(data_format)
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        from jaxsess.ops import array_ops
+
+        x = convert_to_tensor(inputs)
+        rank = _shape(x).ndims
+        if rank is None:
+            raise ValueError(f"flatten needs inputs of known rank, got {x}.")
+        if self.data_format == "channels_first" and rank > 2:
+            x = array_ops.transpose(x, [0, *range(2, rank), 1])
+        if rank == 1:
+            return array_ops.expand_dims(x, 1)
+        rest = _shape(x).as_list()[1:]
+        if all(d is not None for d in rest):
+            return array_ops.reshape(x, [-1, math.prod(d for d in rest if d is not None)])
+        return array_ops.reshape(x, [array_ops.shape(x)[0], -1])
+
+
+def flatten(inputs: Any, name: str | None = None, data_format: str = "channels_last") -> Any:
+    """Flattens all but the first dimension, as ``tf.compat.v1.layers.flatten``.
+
+    Returns:
+      ``[N, prod(other dims)]``.
+    """
+    return Flatten(data_format=data_format, name=name).apply(inputs)
+
+
+# -- dropout -------------------------------------------------------------------------------
+
+
+class Dropout(Layer):
+    """Dropout applied only when training, as ``tf.compat.v1.layers.Dropout``.
+
+    Args:
+      rate: the fraction of elements dropped (kept ones are scaled by
+        ``1 / (1 - rate)``).
+      noise_shape: a shape broadcastable to the inputs' (``None`` entries are
+        taken from the inputs' static shape).
+      seed: the op seed.
+    """
+
+    def __init__(self, rate: float = 0.5, noise_shape: Any = None, seed: int | None = None,
+                 name: str | None = None, **kwargs: Any) -> None:
+        super().__init__(name=name, **kwargs)
+        self.rate = rate
+        self.noise_shape = noise_shape
+        self.seed = seed
+
+    def _noise_shape(self, x: Any) -> Any:
+        if self.noise_shape is None:
+            return None
+        dims = list(self.noise_shape)
+        xs = _shape(x)
+        shape = xs.as_list() if xs.ndims is not None else [None] * len(dims)
+        out = []
+        for i, d in enumerate(dims):
+            if d is None:
+                d = shape[i]
+                if d is None:
+                    raise ValueError(
+                        f"Dropout: noise_shape {self.noise_shape} has None at dimension {i}, and the "
+                        f"inputs' dimension {i} is not known when the graph is built ({xs})."
+                    )
+            out.append(int(d))
+        return out
+
+    def call(self, inputs: Any, training: Any = False, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        from jaxsess.ops import control_flow, random_ops
+        from jaxsess.ops._core import identity
+
+        x = convert_to_tensor(inputs)
+
+        def dropped() -> Any:
+            return random_ops.dropout(x, noise_shape=self._noise_shape(x), seed=self.seed, rate=self.rate)
+
+        def kept() -> Any:
+            return identity(x)
+
+        static = training if isinstance(training, bool | np.bool_) else constant_value(training)
+        if static is not None:
+            return dropped() if bool(static) else kept()
+        return control_flow.cond(training, dropped, kept)
+
+
+def dropout(inputs: Any, rate: float = 0.5, noise_shape: Any = None, seed: int | None = None,
+            training: Any = False, name: str | None = None) -> Any:
+    """Dropout when ``training``, the identity otherwise, as ``tf.compat.v1.layers.dropout``.
+
+    Args:
+      inputs: a floating tensor.
+      rate: the fraction dropped, in ``[0, 1)``.
+      noise_shape: optional shape broadcastable to the inputs'.
+      seed: the op seed.
+      training: a Python bool, or a scalar bool tensor (a placeholder: the
+        choice is made at run time with ``cond``).
+
+    Returns:
+      A tensor like ``inputs``.
+    """
+    return Dropout(rate, noise_shape=noise_shape, seed=seed, name=name).apply(inputs, training=training)

@@ -60,16 +60,16 @@ class ResourceCleanupStrategy(enum.Enum):
         time), and sleeps when it has owned none for a while. Because a thread
         running a tight loop rarely lets the cleaner have the GIL, that thread
         also sweeps itself at its next call into the session once it has
-        adopted as many arrays as survived the last sweep. ``close()`` stops
+        adopted max(4, as many arrays as survived the last sweep). ``close()`` stops
         and joins the thread before the final sweep. The most reliable choice.
       ON_SAFE_POINTS: no extra thread. Unused buffers are found and deleted
         synchronously, in the calling thread, when a call into the library
         reaches a safe point: entering ``Session.run``, a call of a
         ``session.jit`` function, an eager op, ``track`` and ``stats()``.
-        A safe point sweeps when at least 1/8 as many arrays as survived the
-        last sweep were adopted since (so at every call while few are owned),
-        or when the last sweep is over 10 ms old; ``stats()`` and ``sweep()``
-        always sweep. The calling thread blocks for the sweep, O(owned
+        A safe point sweeps when at least max(2, 1/4 of the arrays that
+        survived the last sweep) were adopted since (so every call or two
+        while few are owned), or when the last sweep is over 10 ms old;
+        ``stats()`` and ``sweep()`` always sweep. The calling thread blocks for the sweep, O(owned
         buffers), amortised O(1) per adopted buffer.
       ON_SESSION_CLOSE: nothing is freed before ``close()``. A loop of ``m``
         iterations producing ``n`` buffers each holds ``n*m`` buffers until
@@ -193,10 +193,10 @@ _BASELINE = _measure_baseline()
 
 _MIN_INTERVAL_S = 0.0005  # cleaner poll interval while buffers are owned
 _BUSY_INTERVAL_S = 0.004  # ... while a producer adopts many arrays between polls
-_IDLE_AFTER = 200  # empty polls before the cleaner sleeps until woken
+_IDLE_AFTER = 200  # empty polls before the cleaner polls slowly
+_IDLE_INTERVAL_S = 0.02
 _SAFE_POINT_MAX_AGE_S = 0.01  # ON_SAFE_POINTS: sweep at least this often while calls come
 _MAX_INTERVAL_S = 0.05
-_IDLE_WAIT_S = 1.0
 
 
 class OwnershipRegistry:
@@ -204,6 +204,12 @@ class OwnershipRegistry:
 
     Thread-safe. Adopt arrays the session created (never user inputs), then
     let the strategy delete the unused ones; ``close`` deletes the rest.
+
+    Adopting is one ``list.append`` (atomic under the GIL): new arrays wait in
+    a *pending* list and are entered into the table — sizes, counters, peak —
+    by the next sweep, ``stats()``, ``owns``/``detach`` or ``close``. Live
+    bytes only grow between two such points and only shrink inside a sweep,
+    so the peak measured when pending arrays are entered is exact.
 
     Args:
       strategy: a :class:`ResourceCleanupStrategy`.
@@ -222,6 +228,8 @@ class OwnershipRegistry:
     ) -> None:
         self.strategy = strategy
         self._lock = threading.Lock()
+        self._pending: list[Any] = []  # adopted, not yet entered (strong refs)
+        self.append = self._pending.append  # the hot-path adopt
         self._owned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); swept
         self._pinned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); not swept
         self._live_bytes = 0
@@ -243,14 +251,12 @@ class OwnershipRegistry:
         self._collect_at = memory_limit_bytes
         self._pressure = False
         self.collections = 0  # gc.collect() runs triggered by the budget
-        self._young = 0  # adopted since the last sweep
-        # A safe point sweeps once this many arrays were adopted since the
-        # last sweep (recomputed from the survivors after each sweep), so the
-        # cost of sweeping stays amortised O(1) per adopted array.
+        # A safe point sweeps once this many arrays are pending (recomputed
+        # from the survivors after each sweep), so the cost of sweeping stays
+        # amortised O(1) per adopted array.
         self._sweep_at = 1
         self._last_sweep = time.perf_counter()
         self._wake = threading.Event()
-        self._idle = False  # the cleaner waits for work (set by the cleaner only)
         self._stop = False
         self._thread: threading.Thread | None = None
         self.safe_point = self._noop
@@ -265,37 +271,54 @@ class OwnershipRegistry:
 
     # -- adopting -----------------------------------------------------------
 
-    def adopt(self, arr: Any, *, pinned: bool = False) -> None:
-        """Takes ownership of one ``jax.Array`` (idempotent)."""
-        key = id(arr)
-        n = _nbytes_cache.get(arr.aval)
-        if n is None:
-            n = _nbytes(arr)
-        lock = self._lock
-        lock.acquire()
-        try:
-            if self._closed:
-                raise RuntimeError("Attempted to use a closed Session.")
-            owned = self._owned
-            if key in owned or key in self._pinned:
-                if pinned and key in owned:
-                    self._pinned[key] = owned.pop(key)
-                return
-            (self._pinned if pinned else owned)[key] = (arr, n)
-            self._allocated += 1
-            live = self._live_bytes + n
-            self._live_bytes = live
-            if live > self._peak_bytes:
-                self._peak_bytes = live
-            if self._collect_at is not None and live > self._collect_at:
-                self._pressure = True
-                self._wake.set()
-            elif self._idle:
-                self._idle = False
-                self._wake.set()
-            self._young += 1
-        finally:
-            lock.release()
+    def adopt(self, arr: Any) -> None:
+        """Takes ownership of one ``jax.Array`` (idempotent).
+
+        Raises:
+          RuntimeError: the registry is closed (the array is deleted).
+        """
+        self._pending.append(arr)
+        if self._closed:
+            self.reject_late()
+
+    def reject_late(self) -> None:
+        """Deletes arrays adopted after close (a call that raced ``close()``)
+        and raises the closed-session error."""
+        with self._lock:
+            while self._pending:
+                arr = self._pending.pop()
+                if not arr.is_deleted():
+                    arr.delete()
+        raise RuntimeError("Attempted to use a closed Session.")
+
+    def _enter_pending(self) -> None:
+        # Caller holds the lock. Moves pending arrays into the table.
+        pending = self._pending
+        n = len(pending)
+        if not n:
+            return
+        batch = pending[:n]
+        del pending[:n]  # appends made meanwhile stay, after index n
+        owned, pinned = self._owned, self._pinned
+        live = self._live_bytes
+        added = 0
+        cache = _nbytes_cache
+        for arr in batch:
+            key = id(arr)
+            if key in owned or key in pinned:
+                continue
+            nb = cache.get(arr.aval)
+            if nb is None:
+                nb = _nbytes(arr)
+            owned[key] = (arr, nb)
+            live += nb
+            added += 1
+        self._allocated += added
+        self._live_bytes = live
+        if live > self._peak_bytes:
+            self._peak_bytes = live
+        if self._collect_at is not None and live > self._collect_at:
+            self._pressure = True
 
     def adopt_tree(self, tree: Any, exclude: Iterable[Any] = ()) -> None:
         """Adopts every ``jax.Array`` leaf of ``tree`` except those in ``exclude``.
@@ -314,13 +337,29 @@ class OwnershipRegistry:
     def pin(self, arr: Any) -> None:
         """Adopts ``arr`` as state the session references itself (a variable
         value): never swept, deleted by :meth:`discard` or at close."""
-        self.adopt(arr, pinned=True)
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("Attempted to use a closed Session.")
+            self._enter_pending()
+            key = id(arr)
+            entry = self._owned.pop(key, None)
+            if entry is None:
+                if key in self._pinned:
+                    return
+                nb = _nbytes(arr)
+                entry = (arr, nb)
+                self._allocated += 1
+                self._live_bytes += nb
+                if self._live_bytes > self._peak_bytes:
+                    self._peak_bytes = self._live_bytes
+            self._pinned[key] = entry
 
     def discard(self, arr: Any) -> None:
         """Deletes an owned array now, referenced or not (a replaced variable
         value). Arrays already deleted by donation count as freed."""
         key = id(arr)
         with self._lock:
+            self._enter_pending()
             entry = self._pinned.pop(key, None) or self._owned.pop(key, None)
             if entry is not None:
                 self._free(entry)
@@ -337,6 +376,7 @@ class OwnershipRegistry:
     def owns(self, arr: Any) -> bool:
         key = id(arr)
         with self._lock:
+            self._enter_pending()
             entry = self._owned.get(key) or self._pinned.get(key)
             return entry is not None and entry[0] is arr
 
@@ -344,6 +384,7 @@ class OwnershipRegistry:
         """Gives up ownership of ``arr`` without deleting it; False if not owned."""
         key = id(arr)
         with self._lock:
+            self._enter_pending()
             entry = self._owned.get(key)
             table = self._owned
             if entry is None:
@@ -365,12 +406,14 @@ class OwnershipRegistry:
         self._live_bytes -= entry[1]
         self._freed += 1
 
-    def sweep(self, *, collect: bool = False) -> int:
+    def sweep(self, *, collect: bool = False, donated: bool = True) -> int:
         """Deletes every owned array that nothing outside the registry references.
 
         Args:
           collect: run ``gc.collect()`` first, so arrays kept alive only by
             reference cycles are found too.
+          donated: also drop arrays that are still referenced but were
+            deleted by donation (an O(owned) scan; safe points skip it).
 
         Returns:
           The number of arrays freed (deleted now, or found deleted by donation).
@@ -379,14 +422,14 @@ class OwnershipRegistry:
             gc.collect()
             self.collections += 1
         with self._lock:
-            self._young = 0
+            self._enter_pending()
             self._last_sweep = time.perf_counter()
             if not self._owned:
                 self._pressure = False
                 return 0
             entries = list(self._owned.items())
             dead = _unreferenced(entries, _BASELINE)
-            if len(dead) < len(entries):  # referenced arrays deleted by donation are dead too
+            if donated and len(dead) < len(entries):  # referenced arrays deleted by donation are dead too
                 dead_set = set(dead)
                 dead.extend(k for k, e in entries if k not in dead_set and e[0].is_deleted())
             del entries
@@ -396,9 +439,9 @@ class OwnershipRegistry:
                     self._free(entry)
             survivors = len(self._owned)
             if self.strategy is ResourceCleanupStrategy.IN_BACKGROUND:
-                self._sweep_at = max(2, survivors)
+                self._sweep_at = max(4, survivors)
             else:
-                self._sweep_at = max(1, survivors // 8)
+                self._sweep_at = max(2, survivors // 4)
             if collect and self.memory_limit_bytes is not None:
                 self._pressure = False
                 # Collect again only once the budget is exceeded by new growth.
@@ -411,39 +454,35 @@ class OwnershipRegistry:
     def _sweep_at_safe_point(self) -> None:
         # ON_SAFE_POINTS: sweep when enough was adopted since the last sweep,
         # under memory pressure, or when the last sweep is over 10 ms old.
-        if self._owned and (
-            self._young >= self._sweep_at
+        if (self._owned or self._pending) and (
+            len(self._pending) >= self._sweep_at
             or self._pressure
             or time.perf_counter() - self._last_sweep > _SAFE_POINT_MAX_AGE_S
         ):
-            self.sweep(collect=self._pressure)
+            self.sweep(collect=self._pressure, donated=False)
 
     def _assist_at_safe_point(self) -> None:
         # IN_BACKGROUND: the cleaner thread rarely gets the GIL while a thread
         # runs a tight loop; that thread then sweeps itself at its next call,
         # once it has adopted as many arrays as survived the last sweep.
-        if self._young >= self._sweep_at or self._pressure:
-            self.sweep(collect=self._pressure)
+        if len(self._pending) >= self._sweep_at or self._pressure:
+            self.sweep(collect=self._pressure, donated=False)
 
     def _clean_loop(self) -> None:
         interval = _MIN_INTERVAL_S
-        idle_sweeps = 0
+        empty_polls = 0
         while not self._stop:
-            if not self._owned and not self._pressure:
-                idle_sweeps += 1
-                if idle_sweeps > _IDLE_AFTER:
-                    # Nothing owned for a while: sleep until an adopt wakes us.
-                    self._idle = True
-                    if not self._owned and not self._stop:
-                        self._wake.wait(_IDLE_WAIT_S)
+            if not self._owned and not self._pending and not self._pressure:
+                # Nothing owned for a while: poll slowly (adopting never
+                # signals the thread, to keep the hot path a bare append).
+                empty_polls += 1
+                wait = _IDLE_INTERVAL_S if empty_polls > _IDLE_AFTER else _MIN_INTERVAL_S
+                if self._wake.wait(wait):
                     self._wake.clear()
-                    self._idle = False
-                    idle_sweeps = 0
-                    continue
-            else:
-                idle_sweeps = 0
+                continue
+            empty_polls = 0
             t0 = time.perf_counter()
-            young = self._young
+            young = len(self._pending)
             try:
                 self.sweep(collect=self._pressure)
             except Exception:  # pragma: no cover - never let the cleaner die
@@ -480,6 +519,7 @@ class OwnershipRegistry:
         if thread is not None and thread is not threading.current_thread():
             thread.join(join_timeout)
         with self._lock:
+            self._enter_pending()
             for table in (self._owned, self._pinned):
                 while table:
                     _, entry = table.popitem()
@@ -502,6 +542,7 @@ class OwnershipRegistry:
 
     def stats(self) -> SessionStats:
         with self._lock:
+            self._enter_pending()
             per_device: dict[str, list[int]] = {}
             for table in (self._owned, self._pinned):
                 for arr, n in table.values():
@@ -534,4 +575,5 @@ class OwnershipRegistry:
     def live_arrays(self) -> list[Any]:
         """The owned arrays (a new list; holding it keeps them referenced)."""
         with self._lock:
+            self._enter_pending()
             return [e[0] for e in self._owned.values()] + [e[0] for e in self._pinned.values()]

@@ -5,7 +5,21 @@
 """
 
 # ruff: noqa: A004 - TF1's public names shadow builtins (bool, abs, range, ...)
-from jaxsess import dtypes as dtypes, errors as errors, losses as losses, math as math, nn as nn, train as train
+from jaxsess import (
+    dtypes as dtypes,
+    errors as errors,
+    layers as layers,
+    losses as losses,
+    math as math,
+    nn as nn,
+    random as random,
+    train as train,
+)
+from jaxsess._compat import (
+    disable_eager_execution as disable_eager_execution,
+    disable_v2_behavior as disable_v2_behavior,
+    enable_v2_behavior as enable_v2_behavior,
+)
 from jaxsess._config import ConfigProto as ConfigProto, GPUOptions as GPUOptions
 from jaxsess._eager import EagerSession as EagerSession
 from jaxsess._graph_session import InteractiveSession as InteractiveSession, Session as Session
@@ -97,6 +111,18 @@ from jaxsess.ops.array_ops import (
 )
 from jaxsess.ops.control_flow import case as case, cond as cond, while_loop as while_loop
 from jaxsess.ops.gradients import gradients as gradients
+from jaxsess.ops.init_ops import (
+    constant_initializer as constant_initializer,
+    glorot_normal_initializer as glorot_normal_initializer,
+    glorot_uniform_initializer as glorot_uniform_initializer,
+    ones_initializer as ones_initializer,
+    orthogonal_initializer as orthogonal_initializer,
+    random_normal_initializer as random_normal_initializer,
+    random_uniform_initializer as random_uniform_initializer,
+    truncated_normal_initializer as truncated_normal_initializer,
+    variance_scaling_initializer as variance_scaling_initializer,
+    zeros_initializer as zeros_initializer,
+)
 from jaxsess.ops.math_ops import (
     abs as abs,
     add as add,
@@ -195,6 +221,15 @@ from jaxsess.ops.state_ops import (
     moving_average_variables as moving_average_variables,
     trainable_variables as trainable_variables,
     variables_initializer as variables_initializer,
+)
+from jaxsess.ops.variable_scope import (
+    AUTO_REUSE as AUTO_REUSE,
+    VariableScope as VariableScope,
+    get_local_variable as get_local_variable,
+    get_variable as get_variable,
+    get_variable_scope as get_variable_scope,
+    no_regularizer as no_regularizer,
+    variable_scope as variable_scope,
 )
 
 get_static_value = constant_value

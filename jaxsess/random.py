@@ -1,7 +1,18 @@
 """``tf.compat.v1.random`` names: ``normal``, ``uniform``, ``truncated_normal``, ``shuffle``, seeds."""
 
-from jaxsess.ops.random_ops import (
-    get_seed as get_seed,
-    multinomial as multinomial,
-    truncated_normal as truncated_normal,
-)
+from jaxsess.ops import random_ops as _r
+
+normal = _r.random_normal
+uniform = _r.random_uniform
+truncated_normal = _r.truncated_normal
+shuffle = _r.random_shuffle
+categorical = _r.multinomial
+multinomial = _r.multinomial
+set_random_seed = _r.set_random_seed
+set_seed = _r.set_random_seed
+get_seed = _r.get_seed
+
+__all__ = [
+    "normal", "uniform", "truncated_normal", "shuffle", "categorical", "multinomial",
+    "set_random_seed", "set_seed", "get_seed",
+]

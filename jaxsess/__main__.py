@@ -100,9 +100,9 @@ def _train(cleanup: str, steps: int, progress: bool) -> float:
         bar = tqdm(range(steps), desc="training", unit="step", disable=not progress, file=sys.stdout)
         for step in bar:
             idx = rng.integers(0, len(data.x_train), batch)
-            _, l = sess.run([train_op, loss], {x: data.x_train[idx], y: data.y_train[idx]})
+            _, loss_value = sess.run([train_op, loss], {x: data.x_train[idx], y: data.y_train[idx]})
             if step % 50 == 0:
-                bar.set_postfix(loss=f"{float(l):.4f}")
+                bar.set_postfix(loss=f"{float(loss_value):.4f}")
         acc = float(sess.run(accuracy, {x: data.x_test, y: data.y_test}))
         st = sess.stats()
         print(f"test accuracy: {acc:.4f}")

@@ -37,9 +37,9 @@ __all__ = [
 ]
 
 try:  # jaxlib's concrete jax.Array class, found without starting a backend
-    from jaxlib._jax import ArrayImpl as _ArrayImpl
+    from jaxlib._jax import ArrayImpl as _ArrayImpl  # noqa: F401 - re-exported
 except ImportError:  # pragma: no cover - other jaxlib layouts
-    from jax._src.array import ArrayImpl as _ArrayImpl
+    pass
 _getrefcount = sys.getrefcount
 
 

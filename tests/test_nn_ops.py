@@ -13,11 +13,9 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess import losses, nn
-from jaxsess import math as tfmath
+from jaxsess import losses, math as tfmath, nn
 from jaxsess.graph._lowering import build_plan
-from jaxsess.ops import array_ops as A
-from jaxsess.ops import math_ops, nn_ops
+from jaxsess.ops import array_ops as A, math_ops, nn_ops
 
 
 @pytest.fixture(autouse=True)

@@ -28,8 +28,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxsess import dtypes as _dtypes
-from jaxsess import errors
+from jaxsess import dtypes as _dtypes, errors
 from jaxsess.graph._graph import Tensor, TensorShape
 from jaxsess.graph._registry import get_op_def, register_op
 from jaxsess.ops._core import (

@@ -17,8 +17,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxsess import _context
-from jaxsess import dtypes as _dtypes
+from jaxsess import _context, dtypes as _dtypes
 from jaxsess.graph._graph import get_default_graph
 from jaxsess.graph._registry import register_op
 from jaxsess.ops._core import apply_op, constant_value, convert_to_tensor

@@ -423,12 +423,22 @@ class TestLayerObjects:
         assert (a.name, b.name, c.name) == ("dense", "dense_1", "head")
         assert (a.scope_name, b.scope_name, c.scope_name) == ("dense", "dense_1", "head")
 
-    def test_layer_built_inside_cond_is_rejected_but_prebuilt_layer_works(self) -> None:
+    def test_layer_built_inside_cond_lifts_its_variables(self) -> None:
         x = tf.placeholder(tf.float32, [None, 2])
         p = tf.placeholder(tf.bool, [])
-        with pytest.raises(NotImplementedError, match="cond"):
-            tf.cond(p, lambda: layers.dense(x, 3, name="inside"), lambda: tf.zeros([1, 3]))
-        tf.reset_default_graph()
+        y = tf.cond(
+            p,
+            lambda: layers.dense(x, 3, name="inside", kernel_initializer=init_ops.ones_initializer()),
+            lambda: tf.zeros([1, 3]),
+        )
+        assert [v.op.name for v in tf.global_variables()] == ["inside/kernel", "inside/bias"]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())  # the initializers run outside the cond
+            xv = np.array([[1.0, 2.0]], np.float32)
+            np.testing.assert_allclose(np.asarray(sess.run(y, {x: xv, p: True})), [[3.0, 3.0, 3.0]])
+            np.testing.assert_allclose(np.asarray(sess.run(y, {x: xv, p: False})), [[0.0, 0.0, 0.0]])
+
+    def test_prebuilt_layer_works_inside_cond(self) -> None:
         x = tf.placeholder(tf.float32, [None, 2])
         p = tf.placeholder(tf.bool, [])
         layer = layers.Dense(3, kernel_initializer=init_ops.ones_initializer())

@@ -55,7 +55,22 @@ def _trace_fn(
         if op.type in _CONTROL_FLOW:
             for sub in op.attrs["sub_ops"]:
                 nested.update(sub)
-    ops = [op for op in ops if op not in nested and op.type != "LoopVar"]
+    # Variables created inside (get_variable, layers) are lifted out, as TF1's
+    # init_scope: their op, initializer and initial value run outside.
+    lifted: set[Operation] = set()
+    inside = set(ops)
+    for op in ops:
+        var = op._variable if op.type == "VariableV2" else None
+        if var is None:
+            continue
+        lifted.update((op, var.initializer, var._snapshot.op))
+        stack = [t.op for t in var.initializer.inputs]
+        while stack:
+            a = stack.pop()
+            if a in inside and a not in lifted and a.type != "VariableV2":
+                lifted.add(a)
+                stack.extend(t.op for t in a.inputs)
+    ops = [op for op in ops if op not in nested and op not in lifted and op.type != "LoopVar"]
     for op in ops:
         if op._op_def.writes_ref:
             raise NotImplementedError(

@@ -321,6 +321,16 @@ def _while_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
         i, carry = state
         new = _eval_branch(ev, body_ops, body_outs, env_for(carry), fold=i)
         new = tuple(jnp.asarray(v, dtype=s[1].np_dtype) for v, s in zip(new, op.attrs["out_specs"]))
+        for k, (a, b) in enumerate(zip(carry, new)):
+            if a.shape != b.shape:
+                from jaxsess import errors
+
+                raise errors.InvalidArgumentError(
+                    op.name, op,
+                    f"while_loop '{op.name}': the body changes loop var {k} ('{loop_vars[k].name}') "
+                    f"from shape {list(a.shape)} to {list(b.shape)}; XLA loops keep shapes fixed "
+                    "(shape_invariants cannot let a loop var grow in jaxsess).",
+                )
         return i + 1, new
 
     _, final = jax.lax.while_loop(cond_fun, body_fun, (jnp.uint32(0), tuple(init)))

@@ -6,6 +6,7 @@
 
 # ruff: noqa: A004 - TF1's public names shadow builtins (bool, abs, range, ...)
 from jaxsess import (
+    _display,
     dtypes as dtypes,
     errors as errors,
     layers as layers,
@@ -66,6 +67,10 @@ from jaxsess.graph._graph import (
     get_default_graph as get_default_graph,
     name_scope as name_scope,
     reset_default_graph as reset_default_graph,
+)
+from jaxsess.ipython import (
+    load_ipython_extension as load_ipython_extension,
+    unload_ipython_extension as unload_ipython_extension,
 )
 from jaxsess.ops import _operators
 from jaxsess.ops._core import (
@@ -234,5 +239,6 @@ from jaxsess.ops.variable_scope import (
 
 get_static_value = constant_value
 _operators.install()
+_display.install()
 
 __version__ = "0.1.0"

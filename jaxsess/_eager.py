@@ -76,11 +76,16 @@ class EagerSession(BaseSession):
                 "EagerSession; build it in a jaxsess.Graph and run it with a jaxsess.Session."
             )
         args = [self._to_array(x) for x in inputs]
-        if op_def.stateful:
-            outs = op_def.impl(self._state_context(), *args, **attrs)
-        else:
-            fn = _compiled(op_def, attrs)
-            outs = fn(*args) if fn is not None else op_def.impl(*args, **attrs)
+        try:
+            if op_def.stateful:
+                outs = op_def.impl(self._state_context(), *args, **attrs)
+            else:
+                fn = _compiled(op_def, attrs)
+                outs = fn(*args) if fn is not None else op_def.impl(*args, **attrs)
+        except Exception as e:
+            if self._closed:  # close() deleted an input meanwhile
+                raise _closed_error() from e
+            raise
         registry.adopt_tree(outs, args)
         return outs
 

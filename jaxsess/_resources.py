@@ -291,7 +291,7 @@ class OwnershipRegistry:
                     arr.delete()
         raise RuntimeError("Attempted to use a closed Session.")
 
-    def _enter_pending(self) -> None:
+    def _enter_pending(self, *, closing: bool = False) -> None:
         # Caller holds the lock. Moves pending arrays into the table.
         pending = self._pending
         n = len(pending)
@@ -299,6 +299,11 @@ class OwnershipRegistry:
             return
         batch = pending[:n]
         del pending[:n]  # appends made meanwhile stay, after index n
+        if self._closed and not closing:  # calls that raced close(): their outputs die too
+            for arr in batch:
+                if not arr.is_deleted():
+                    arr.delete()
+            return
         owned, pinned = self._owned, self._pinned
         live = self._live_bytes
         added = 0
@@ -519,7 +524,7 @@ class OwnershipRegistry:
         if thread is not None and thread is not threading.current_thread():
             thread.join(join_timeout)
         with self._lock:
-            self._enter_pending()
+            self._enter_pending(closing=True)  # then delete everything
             for table in (self._owned, self._pinned):
                 while table:
                     _, entry = table.popitem()

@@ -175,7 +175,12 @@ class BaseSession:
             if session._closed:
                 raise _closed_error()
             safe_point()
-            out = jitted(*args, **kwargs)
+            try:
+                out = jitted(*args, **kwargs)
+            except Exception as e:
+                if session._closed:  # close() deleted an input meanwhile
+                    raise _closed_error() from e
+                raise
             if type(out) is _ArrayImpl:
                 for a in args:
                     if a is out:  # an input returned unchanged: not ours

@@ -7,6 +7,13 @@ and ``visualize()`` to :class:`~jaxsess.Graph`. Displays never sweep: they
 show what the session owns at that moment (``session.stats()`` is the call
 that also frees, at a safe point).
 
+A graph's display is an HTML summary (op count, ops by type, the first ops)
+followed by its picture; ``_repr_svg_`` is the picture alone (Jupyter
+prefers the HTML, other front ends may take the SVG). The automatic picture
+folds name scopes, as TensorBoard collapses them, until it has at most
+:data:`MAX_PICTURE_NODES` nodes; ``Graph.visualize(max_depth=...)`` draws
+any folding, by default every op.
+
 Graph pictures need the ``graphviz`` Python package (imported only when a
 picture is asked for) and graphviz's ``dot`` program on ``PATH``
 (``apt-get install graphviz``, ``brew install graphviz``,
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import html
 import shutil
+import weakref
 from collections import Counter
 from typing import Any
 
@@ -27,11 +35,13 @@ from jaxsess._session import BaseSession
 from jaxsess.graph._graph import Graph, Operation
 
 __all__ = [
+    "MAX_PICTURE_NODES",
     "MAX_PICTURE_OPS",
     "MAX_TABLE_OPS",
     "format_bytes",
     "graph_html",
     "install",
+    "picture_depth",
     "session_html",
     "session_text",
     "stats_html",
@@ -42,9 +52,13 @@ __all__ = [
 MAX_TABLE_OPS = 20
 """Rows of the op table in a graph's HTML display."""
 
-MAX_PICTURE_OPS = 400
+MAX_PICTURE_OPS = 5000
 """Graphs with more ops get no automatic picture (``_repr_svg_`` and the
 picture inside the HTML display); ``visualize()`` still draws them."""
+
+MAX_PICTURE_NODES = 40
+"""The automatic picture folds name scopes (see ``visualize(max_depth=...)``)
+until it has at most this many nodes."""
 
 NO_GRAPHVIZ_PACKAGE = (
     "Graph pictures need the `graphviz` Python package, which is not installed. "
@@ -213,8 +227,8 @@ def _op_row(op: Operation) -> str:
 def graph_html(graph: Graph, max_ops: int = MAX_TABLE_OPS, picture: bool = True) -> str:
     """The graph as HTML: op count, ops by type, a table of the first ``max_ops`` ops.
 
-    With ``picture`` (and graphviz available, and at most
-    :data:`MAX_PICTURE_OPS` ops) the SVG picture follows in a collapsible block.
+    With ``picture`` (and graphviz available, see :func:`picture_depth`) the
+    automatic SVG picture follows in a collapsible block, open.
     """
     ops = list(graph._ops)
     by_type = Counter(op.type for op in ops).most_common()
@@ -235,7 +249,7 @@ def graph_html(graph: Graph, max_ops: int = MAX_TABLE_OPS, picture: bool = True)
     if picture:
         svg = _svg_or_none(graph)
         if svg is not None:
-            pic = f"<details><summary>picture</summary>{svg}</details>"
+            pic = f"<details open><summary>picture</summary>{svg}</details>"
     state = " (finalized)" if graph.finalized else ""
     return (
         f'<div class="jaxsess-graph"><div><b>Graph</b>{state}: {len(ops):,} ops</div>'
@@ -247,6 +261,50 @@ def _scope_of(name: str, scopes: set[str]) -> str:
     # TensorBoard's grouping: an op whose name is also a scope ("w" next to
     # "w/Assign") sits inside that scope's box.
     return name if name in scopes else name.rpartition("/")[0]
+
+
+def _depth(scope: str) -> int:
+    return scope.count("/") + 1 if scope else 0
+
+
+class _Layout:
+    """Which node stands for each op when scopes deeper than ``max_depth`` are folded."""
+
+    def __init__(self, ops: list[Operation], max_depth: int | None) -> None:
+        scopes: set[str] = set()
+        for op in ops:
+            parts = op.name.split("/")[:-1]
+            for i in range(1, len(parts) + 1):
+                scopes.add("/".join(parts[:i]))
+        self.scopes = scopes
+        self.max_depth = max_depth
+        self.node_of: dict[Operation, str] = {}  # op -> node id
+        self.folded: dict[str, list[Operation]] = {}  # folded scope -> its ops
+        self.members: dict[str, list[Any]] = {}  # cluster scope -> ops and folded scopes drawn in it
+        for op in ops:
+            scope = _scope_of(op.name, scopes)
+            if max_depth is not None and _depth(scope) > max_depth:
+                top = "/".join(scope.split("/")[: max_depth + 1])
+                self.node_of[op] = top + "/"  # op names never end in "/": no clash
+                if top not in self.folded:
+                    self.folded[top] = []
+                    self.members.setdefault(top.rpartition("/")[0], []).append(top)
+                self.folded[top].append(op)
+            else:
+                self.node_of[op] = op.name
+                self.members.setdefault(scope, []).append(op)
+        self.children: dict[str, list[str]] = {}
+        for scope in sorted(scopes):
+            if max_depth is None or _depth(scope) <= max_depth:
+                self.children.setdefault(scope.rpartition("/")[0], []).append(scope)
+
+    @property
+    def num_nodes(self) -> int:
+        return len(set(self.node_of.values()))
+
+    @property
+    def deepest(self) -> int:
+        return max((_depth(s) for s in self.scopes), default=0)
 
 
 _STYLES: dict[str, dict[str, str]] = {
@@ -267,19 +325,26 @@ def _import_graphviz() -> Any:
     return graphviz
 
 
-def visualize(graph: Graph, *, show_shapes: bool = True, rankdir: str = "TB") -> Any:
+def visualize(
+    graph: Graph, *, max_depth: int | None = None, show_shapes: bool = True, rankdir: str = "TB"
+) -> Any:
     """The graph as a ``graphviz.Digraph``; name scopes become clusters.
 
     Each op is a node labelled with its short name and type (placeholders are
     blue ellipses, variables yellow boxes, constants grey); data edges are
     solid (labelled ``dtype[shape]`` with ``show_shapes``), control
     dependencies dashed. Ops of a name scope ``a/b`` are drawn inside the
-    subgraph ``cluster_a/b``, nested in ``cluster_a``. The result displays
-    itself in Jupyter and renders with ``.pipe(format="svg")`` or
-    ``.render(...)``.
+    subgraph ``cluster_a/b``, nested in ``cluster_a``. An op whose name is
+    also a scope (a variable ``w`` next to ``w/Assign``) is drawn inside that
+    scope. The result displays itself in Jupyter and renders with
+    ``.pipe(format="svg")`` or ``.render(...)``.
 
     Args:
       graph: the :class:`Graph` to draw.
+      max_depth: fold every scope nested deeper than this many levels into
+        one node (a folder labelled with its op count), as TensorBoard
+        collapses scopes: ``0`` draws each top-level scope as one node,
+        ``1`` opens the top-level scopes, ... ``None`` (default) draws every op.
       show_shapes: label data edges with the tensor's dtype and static shape.
       rankdir: graphviz's layout direction (``"TB"`` top to bottom, ``"LR"``).
 
@@ -290,31 +355,35 @@ def visualize(graph: Graph, *, show_shapes: bool = True, rankdir: str = "TB") ->
       ImportError: the ``graphviz`` Python package is not installed.
       RuntimeError: graphviz's ``dot`` program is not on ``PATH`` (the
         message says how to install it).
+      ValueError: a negative ``max_depth``.
     """
+    if max_depth is not None and max_depth < 0:
+        raise ValueError(f"max_depth must be None or >= 0, got {max_depth!r}.")
     graphviz = _import_graphviz()
     if shutil.which("dot") is None:
         raise RuntimeError(NO_DOT_PROGRAM)
-    ops = list(graph._ops)
-    scopes: set[str] = set()
-    for op in ops:
-        parts = op.name.split("/")[:-1]
-        for i in range(1, len(parts) + 1):
-            scopes.add("/".join(parts[:i]))
+    layout = _Layout(list(graph._ops), max_depth)
     dot = graphviz.Digraph(
         name="jaxsess_graph",
         graph_attr={"rankdir": rankdir, "fontname": "Helvetica", "fontsize": "11"},
         node_attr={"fontname": "Helvetica", "fontsize": "10", "height": "0.3"},
         edge_attr={"fontname": "Helvetica", "fontsize": "8", "color": "#555555", "fontcolor": "#777777"},
     )
-    # Build the cluster tree: scope -> (its ops, its child scopes).
-    members: dict[str, list[Operation]] = {}
-    for op in ops:
-        members.setdefault(_scope_of(op.name, scopes), []).append(op)
-    children: dict[str, list[str]] = {}
-    for scope in sorted(scopes):
-        children.setdefault(scope.rpartition("/")[0], []).append(scope)
 
-    def node(g: Any, op: Operation) -> None:
+    def node(g: Any, item: Any) -> None:
+        if isinstance(item, str):  # a folded scope
+            ops = layout.folded[item]
+            kinds = ", ".join(f"{t} {n}" for t, n in Counter(op.type for op in ops).most_common(4))
+            g.node(
+                item + "/",
+                label=f"{item.rpartition('/')[2]}\n{len(ops)} ops",
+                tooltip=f"{item}: {kinds}",
+                shape="folder",
+                style="filled",
+                fillcolor="#e4e8f4",
+            )
+            return
+        op = item
         short = op.name.rpartition("/")[2]
         label = short if short == op.type else f"{short}\n{op.type}"
         if op.device:
@@ -322,40 +391,78 @@ def visualize(graph: Graph, *, show_shapes: bool = True, rankdir: str = "TB") ->
         g.node(op.name, label=label, tooltip=f"{op.name} ({op.type})", **_STYLES.get(op.type, _DEFAULT_STYLE))
 
     def fill(g: Any, scope: str) -> None:
-        for op in members.get(scope, ()):
-            node(g, op)
-        for child in children.get(scope, ()):
+        for item in layout.members.get(scope, ()):
+            node(g, item)
+        for child in layout.children.get(scope, ()):
             with g.subgraph(name=f"cluster_{child}") as sub:
                 sub.attr(label=child.rpartition("/")[2], tooltip=child, style="rounded", color="#999999")
                 fill(sub, child)
 
     fill(dot, "")
-    for op in ops:
+    data: dict[tuple[str, str], list[Any]] = {}
+    control: dict[tuple[str, str], None] = {}
+    node_of = layout.node_of
+    for op in graph._ops:
+        dst = node_of[op]
         for t in op.inputs:
-            label = _tensor_text(t) if show_shapes else ""
-            dot.edge(t.op.name, op.name, label=label, tooltip=t.name)
+            src = node_of[t.op]
+            if src != dst:
+                tensors = data.setdefault((src, dst), [])
+                if t not in tensors:
+                    tensors.append(t)
         for c in op.control_inputs:
-            dot.edge(c.name, op.name, style="dashed", arrowhead="odot", color="#999999")
+            src = node_of[c]
+            if src != dst:
+                control[(src, dst)] = None
+    for (src, dst), tensors in data.items():
+        if not show_shapes:
+            label = ""
+        elif len(tensors) == 1:
+            label = _tensor_text(tensors[0])
+        else:
+            label = f"{len(tensors)} tensors"
+        dot.edge(src, dst, label=label, tooltip=", ".join(t.name for t in tensors))
+    for src, dst in control:
+        dot.edge(src, dst, style="dashed", arrowhead="odot", color="#999999")
     return dot
+
+
+def picture_depth(graph: Graph) -> int | None | bool:
+    """The ``max_depth`` of the automatic picture: every op (``None``) when that
+    gives at most :data:`MAX_PICTURE_NODES` nodes, else the deepest folding
+    that does; ``False`` when even folding every top-level scope leaves more
+    than ``3 * MAX_PICTURE_NODES`` nodes, or the graph has more than
+    :data:`MAX_PICTURE_OPS` ops (no automatic picture)."""
+    ops = list(graph._ops)
+    if len(ops) > MAX_PICTURE_OPS:
+        return False
+    full = _Layout(ops, None)
+    if full.num_nodes <= MAX_PICTURE_NODES:
+        return None
+    for depth in range(full.deepest - 1, -1, -1):
+        if _Layout(ops, depth).num_nodes <= MAX_PICTURE_NODES:
+            return depth
+    return 0 if _Layout(ops, 0).num_nodes <= 3 * MAX_PICTURE_NODES else False
 
 
 _svg_cache: dict[int, tuple[Any, int, str]] = {}
 
 
 def _svg_or_none(graph: Graph) -> str | None:
-    """The SVG text of the graph, or None: graphviz missing, too many ops, or a render error."""
-    if len(graph._ops) > MAX_PICTURE_OPS:
-        return None
+    """The SVG of the automatic picture, or None: graphviz missing, too large, or a render error."""
     hit = _svg_cache.get(id(graph))
     if hit is not None and hit[0]() is graph and hit[1] == graph.version:
         return hit[2]
+    depth = picture_depth(graph)
+    if depth is False:
+        return None
     try:
-        dot = visualize(graph)
+        dot = visualize(graph, max_depth=depth)  # type: ignore[arg-type]
         svg = dot.pipe(format="svg", encoding="utf-8")
     except (ImportError, RuntimeError, OSError):
         return None
-    import weakref
-
+    # Wide graphs shrink to the width of the output area instead of scrolling.
+    svg = svg.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
     _svg_cache[id(graph)] = (weakref.ref(graph), graph.version, svg)
     if len(_svg_cache) > 32:
         for key in [k for k, v in _svg_cache.items() if v[0]() is None]:
@@ -367,10 +474,14 @@ def _svg_or_none(graph: Graph) -> str | None:
 
 
 def _session_repr(self: BaseSession) -> str:
+    if getattr(self, "_registry", None) is None:  # __init__ raised before the registry existed
+        return f"<{type(self).__name__} (not initialised)>"
     return session_text(self)
 
 
 def _session_repr_html(self: BaseSession) -> str:
+    if getattr(self, "_registry", None) is None:
+        return f"<div>{_e(_session_repr(self))}</div>"
     return session_html(self)
 
 
@@ -386,8 +497,10 @@ def _graph_repr_svg(self: Graph) -> str | None:
     return _svg_or_none(self)
 
 
-def _graph_visualize(self: Graph, *, show_shapes: bool = True, rankdir: str = "TB") -> Any:
-    return visualize(self, show_shapes=show_shapes, rankdir=rankdir)
+def _graph_visualize(
+    self: Graph, *, max_depth: int | None = None, show_shapes: bool = True, rankdir: str = "TB"
+) -> Any:
+    return visualize(self, max_depth=max_depth, show_shapes=show_shapes, rankdir=rankdir)
 
 
 _graph_visualize.__doc__ = visualize.__doc__

@@ -1,0 +1,566 @@
+"""Writes the example notebooks from the cells below, with no outputs.
+
+    python notebooks/_build.py          # (re)write notebooks/*.ipynb
+    python notebooks/_build.py --check  # exit 1 if a notebook differs from this script
+
+Edit the cells here, not the ``.ipynb`` files: the notebooks in the repository
+are this script's output (outputs stripped, stable cell ids), and
+``tests/test_notebooks.py`` checks that they match it and runs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from pathlib import Path
+
+import nbformat
+
+HERE = Path(__file__).resolve().parent
+
+Cell = tuple[str, str]  # ("md" | "code", source)
+
+
+def md(text: str) -> Cell:
+    return ("md", textwrap.dedent(text).strip())
+
+
+def code(text: str) -> Cell:
+    return ("code", textwrap.dedent(text).strip())
+
+
+QUICKSTART: list[Cell] = [
+    md(
+        """
+        # Quick start: TF1 sessions on JAX
+
+        `import jaxsess as tf` gives TF1's graph API — graphs, placeholders, variables,
+        `Session.run` — lowered to one jitted XLA function per fetch signature. Every
+        array a session returns is **owned** by the session: it is deleted when the
+        session's cleanup strategy says so, and at the latest when the session closes.
+
+        `%load_ext jaxsess.ipython` installs the notebook displays (sessions, stats and
+        graphs render as tables and pictures) and the `%jaxsess_stats` and
+        `%%jaxsess_eager` magics.
+        """
+    ),
+    code(
+        """
+        import numpy as np
+
+        import jaxsess as tf
+
+        %load_ext jaxsess.ipython
+        tf.reset_default_graph()  # a clean default graph, also when the notebook is re-run
+        """
+    ),
+    md(
+        """
+        ## The classic example
+
+        Building the graph computes nothing: `result` is a symbolic tensor.
+        """
+    ),
+    code(
+        """
+        a = tf.constant([1.0, 2.0], name="a")
+        b = tf.constant([2.0, 3.0], name="b")
+        result = a + b
+        result
+        """
+    ),
+    md("A `Session` runs it. `eval()` uses the default session, `run` the one you call."),
+    code(
+        """
+        sess = tf.Session()
+        print(sess.run(result))  # [3. 5.]
+        with sess.as_default():
+            print(result.eval())
+        print(result.eval(session=sess))
+        sess.close()
+        """
+    ),
+    md(
+        """
+        ## The session owns what it returns
+
+        Leaving `with` closes the session and deletes every array it returned, even one
+        you still hold. Copy a value out with `np.asarray` (or `sess.detach(value)`)
+        when you need it afterwards.
+        """
+    ),
+    code(
+        """
+        with tf.Session() as sess:
+            value = sess.run(result)
+            kept = np.asarray(value)  # a host copy: yours
+            print(value, sess.stats().live_buffers, "live buffer(s)")
+        print("after close:", value.is_deleted(), kept)
+        """
+    ),
+    md(
+        """
+        ## `InteractiveSession`
+
+        As in TF1, an `InteractiveSession` installs itself as the default session, so
+        `eval()` needs no `with` — handy in notebooks. Displaying a session shows what it
+        owns: its strategy, live buffers and bytes, the peak, and a per-device table.
+        """
+    ),
+    code(
+        """
+        sess = tf.InteractiveSession()
+        print(result.eval())
+        sess
+        """
+    ),
+    code(
+        """
+        %jaxsess_stats
+        """
+    ),
+    code(
+        """
+        sess.close()
+        sess
+        """
+    ),
+    md(
+        """
+        ## `ConfigProto`: soft placement and placement logging
+
+        Ops pinned to a GPU that is not there run on the CPU with
+        `allow_soft_placement=True`; `log_device_placement=True` prints where each op of
+        a run was placed (on stderr, as TF1).
+        """
+    ),
+    code(
+        """
+        with tf.device("/device:GPU:0"):
+            scaled = result * 2.0
+        config = tf.ConfigProto(allow_soft_placement=True, log_device_placement=True)
+        with tf.Session(config=config) as sess:
+            print(sess.run(scaled))
+        """
+    ),
+    md(
+        """
+        ## Looking at the graph
+
+        A graph displays as a summary (op count, ops by type, its first ops) with a
+        picture drawn by graphviz; `visualize()` returns the `graphviz.Digraph` itself.
+        Name scopes become boxes (`visualize(max_depth=0)` folds each into one node).
+        """
+    ),
+    code(
+        """
+        with tf.name_scope("normalize"):
+            total = tf.reduce_sum(result)
+            normalized = result / total
+        tf.get_default_graph()
+        """
+    ),
+    code(
+        """
+        try:
+            picture = tf.get_default_graph().visualize(rankdir="LR")
+        except (ImportError, RuntimeError) as missing:  # graphviz is not installed
+            picture = None
+            print(missing)
+        picture
+        """
+    ),
+]
+
+
+MEMORY: list[Cell] = [
+    md(
+        """
+        # Memory: the three cleanup strategies
+
+        A session owns every array it produces and deletes it when its
+        `ResourceCleanupStrategy` says — the strategies of TensorFlow Java's
+        `EagerSession`:
+
+        | strategy | an unused buffer is deleted |
+        | --- | --- |
+        | `IN_BACKGROUND` (default) | soon, by a cleaner thread the session owns |
+        | `ON_SAFE_POINTS` | at the next call into the library (a `session.jit` call, an op, `run`, `stats()`) |
+        | `ON_SESSION_CLOSE` | only at `close()` |
+
+        *Unused* means that no Python reference to the array is left outside the session.
+        """
+    ),
+    code(
+        """
+        import gc
+
+        import jax
+        import jax.numpy as jnp
+        import matplotlib.pyplot as plt
+
+        import jaxsess
+        from jaxsess import ResourceCleanupStrategy
+
+        %matplotlib inline
+        %load_ext jaxsess.ipython
+        """
+    ),
+    md(
+        """
+        ## The n·m loop
+
+        A step produces `n` arrays; the loop runs it `m` times and keeps only the last
+        step's outputs. After every step we record the bytes the session owns
+        (`session.stats()` is itself a safe point).
+        """
+    ),
+    code(
+        """
+        n, m = 4, 60
+        size = 64 * 1024  # float32 elements: 256 KiB per output, 1 MiB per step
+        x = jnp.ones((size,), jnp.float32)  # made outside any session: never deleted by one
+
+        live_mib = {}
+        sessions = {}
+        for strategy in ResourceCleanupStrategy:
+            with jaxsess.EagerSession(cleanup=strategy) as session:
+                step = session.jit(lambda v: tuple(v * (i + 1) for i in range(n)))
+                trace = []
+                for it in range(m):
+                    outs = step(x)  # the previous step's outputs lose their last reference
+                    jax.block_until_ready(outs)
+                    trace.append(session.stats().live_bytes / 2**20)
+                del outs
+            live_mib[strategy.name] = trace
+            sessions[strategy.name] = session
+
+        for name, s in sessions.items():
+            st = s.stats()
+            print(f"{name:<17} peak {st.peak_bytes / 2**20:5.1f} MiB, freed {st.freed_buffers} buffers")
+        """
+    ),
+    code(
+        """
+        fig, ax = plt.subplots(figsize=(7, 4))
+        styles = {
+            "IN_BACKGROUND": dict(linestyle="-", marker="o", markevery=6),
+            "ON_SAFE_POINTS": dict(linestyle="--", marker="s", markevery=(3, 6)),
+            "ON_SESSION_CLOSE": dict(linestyle="-", marker="^", markevery=6),
+        }
+        steps = range(1, m + 1)
+        for name, trace in live_mib.items():
+            ax.plot(steps, trace, label=name, **styles[name])
+        ax.set_xlabel("iteration")
+        ax.set_ylabel("owned live MiB")
+        ax.set_title(f"n·m loop: {n} outputs of 256 KiB per iteration")
+        ax.legend()
+        plt.show()
+        """
+    ),
+    md(
+        """
+        `IN_BACKGROUND` and `ON_SAFE_POINTS` stay at one step's outputs (the two lines
+        overlap); `ON_SESSION_CLOSE` holds all `n·m` buffers until `close()` — the
+        cheapest strategy per call, and the riskiest. Whatever the strategy, the closed
+        session owns nothing:
+        """
+    ),
+    code(
+        """
+        sessions["ON_SESSION_CLOSE"]
+        """
+    ),
+    md(
+        """
+        ## `memory_limit_bytes`: buffers held by reference cycles
+
+        Reference counting cannot see that an array held only by a cycle of objects is
+        garbage; CPython's cycle collector finds it, but at a time of its own choosing.
+        With `memory_limit_bytes`, a session whose owned live bytes pass the budget runs
+        `gc.collect()` before its next sweep. Below, every step leaves a 1 MiB output in
+        a self-referencing dict. (The automatic collector is switched off during the
+        demonstration, so that the picture does not depend on when it would have run.)
+        """
+    ),
+    code(
+        """
+        def leaky_step(f, v):
+            node = {"value": f(v)}
+            node["self"] = node  # a cycle: the dict keeps itself, and the array, alive
+
+
+        big = jnp.ones((256 * 1024,), jnp.float32)  # 1 MiB
+        budget = 8 * 2**20
+        cycle_mib = {}
+        gc.disable()
+        try:
+            for limit in (None, budget):
+                with jaxsess.EagerSession(cleanup="ON_SAFE_POINTS", memory_limit_bytes=limit) as session:
+                    double = session.jit(lambda v: v * 2)
+                    trace = []
+                    for it in range(40):
+                        leaky_step(double, big)
+                        trace.append(session.stats().live_bytes / 2**20)
+                label = "no limit" if limit is None else "memory_limit_bytes = 8 MiB"
+                cycle_mib[label] = trace
+        finally:
+            gc.enable()
+
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for label, trace in cycle_mib.items():
+            ax.plot(range(1, 41), trace, label=label)
+        ax.axhline(budget / 2**20, color="grey", linestyle=":", label="budget")
+        ax.set_xlabel("iteration")
+        ax.set_ylabel("owned live MiB")
+        ax.set_title("1 MiB per iteration, reachable only through a reference cycle")
+        ax.legend()
+        plt.show()
+        """
+    ),
+    md(
+        """
+        ## Notebooks keep what they display
+
+        IPython stores every displayed result: `Out[n]` and `_n` hold cell `n`'s result,
+        `_`, `__` and `___` the last three. An array that a cell displayed stays
+        referenced after you drop your own names for it — plain JAX frees it only when the
+        cache lets go (`%reset -f out`). A session's sweeps respect those references, but
+        closing the session deletes the array anyway; `Out[n]` then holds a deleted array.
+        (End a line with `;` to keep its result out of the cache.)
+        """
+    ),
+    code(
+        """
+        s = jaxsess.EagerSession(cleanup="ON_SAFE_POINTS")
+        double = s.jit(lambda v: v * 2)
+        double(jnp.arange(4.0))  # displayed: the output cache now references it
+        """
+    ),
+    code(
+        """
+        # We kept no name for it, but `_` and `Out` do: the sweep in stats() cannot free it.
+        print("live buffers:", s.stats().live_buffers)
+        s.close()
+        print("deleted after close:", _.is_deleted())
+        """
+    ),
+    md(
+        """
+        ## A cell in its own session: `%%jaxsess_eager`
+
+        `%%jaxsess_eager` runs a cell inside a fresh `EagerSession` — op functions such
+        as `jaxsess.square` execute at once — and closes it when the cell ends, freeing
+        everything the cell allocated except the variables named by `--keep`.
+        `--cleanup` picks the strategy while the cell runs; `%jaxsess_stats` prints the
+        current session's stats.
+        """
+    ),
+    code(
+        """
+        %%jaxsess_eager --keep total --cleanup ON_SAFE_POINTS
+        squares = jaxsess.square(jnp.arange(1000.0))
+        total = jaxsess.reduce_sum(squares)
+        %jaxsess_stats
+        """
+    ),
+    code(
+        """
+        print("total =", total, "| total deleted:", total.is_deleted(), "| squares deleted:", squares.is_deleted())
+        """
+    ),
+]
+
+
+TRAINING: list[Cell] = [
+    md(
+        """
+        # Training an MLP on handwritten digits
+
+        A TF1 program — placeholders, variables, `AdamOptimizer`, `Session.run` — training
+        a 64-128-10 multilayer perceptron on the UCI handwritten digits that ship with
+        jaxsess (`jaxsess.datasets.load_digits()`: 8×8 images, 10 classes, no download).
+        """
+    ),
+    code(
+        """
+        import matplotlib.pyplot as plt
+        import numpy as np
+        from tqdm.auto import tqdm
+
+        import jaxsess as tf
+        from jaxsess.datasets import load_digits
+
+        %matplotlib inline
+        %load_ext jaxsess.ipython
+
+        data = load_digits()
+        print("train:", data.x_train.shape, "test:", data.x_test.shape)
+        fig, axes = plt.subplots(1, 8, figsize=(8, 1.4))
+        for ax, image, label in zip(axes, data.x_train, data.y_train):
+            ax.imshow(image.reshape(8, 8), cmap="gray_r")
+            ax.set_title(str(label))
+            ax.axis("off")
+        plt.show()
+        """
+    ),
+    md("## The model"),
+    code(
+        """
+        graph = tf.Graph()
+        with graph.as_default():
+            tf.set_random_seed(0)
+            x = tf.placeholder(tf.float32, [None, 64], name="x")
+            y = tf.placeholder(tf.int32, [None], name="y")
+            with tf.name_scope("hidden"):
+                w1 = tf.Variable(tf.truncated_normal([64, 128], stddev=0.1), name="weights")
+                b1 = tf.Variable(tf.zeros([128]), name="biases")
+                hidden = tf.nn.relu(tf.matmul(x, w1) + b1)
+            with tf.name_scope("logits"):
+                w2 = tf.Variable(tf.truncated_normal([128, 10], stddev=0.1), name="weights")
+                b2 = tf.Variable(tf.zeros([10]), name="biases")
+                logits = tf.matmul(hidden, w2) + b2
+            with tf.name_scope("loss"):
+                loss = tf.reduce_mean(
+                    tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits)
+                )
+            train_op = tf.train.AdamOptimizer(0.01).minimize(loss)
+            with tf.name_scope("metrics"):
+                predictions = tf.argmax(logits, 1, output_type=tf.int32)
+                accuracy = tf.reduce_mean(tf.cast(tf.equal(predictions, y), tf.float32))
+            init = tf.global_variables_initializer()
+        graph
+        """
+    ),
+    md(
+        """
+        The picture folds the scopes nested two levels deep (a variable with its
+        initializer, `Assign`, `read` and Adam slots becomes one folder); draw every op
+        with `graph.visualize()`, or pick the folding with `graph.visualize(max_depth=0)`.
+
+        ## Training
+
+        Each `run` returns session-owned arrays; the default `IN_BACKGROUND` strategy frees
+        the previous step's loss as soon as the loop drops it.
+        """
+    ),
+    code(
+        """
+        steps, batch = 400, 128
+        rng = np.random.default_rng(0)
+        losses = []
+        sess = tf.Session(graph=graph)
+        sess.run(init)
+        for step in tqdm(range(steps), desc="training", unit="step"):
+            idx = rng.integers(0, len(data.x_train), batch)
+            feed = {x: data.x_train[idx], y: data.y_train[idx]}
+            loss_value = sess.run([train_op, loss], feed)[1]
+            losses.append(float(loss_value))
+        test_accuracy = float(sess.run(accuracy, {x: data.x_test, y: data.y_test}))
+        print(f"test accuracy: {test_accuracy:.3f}")
+        """
+    ),
+    code(
+        """
+        window = 20
+        smooth = np.convolve(losses, np.ones(window) / window, mode="valid")
+        fig, ax = plt.subplots(figsize=(7, 3.5))
+        ax.plot(losses, alpha=0.35, label="batch loss")
+        ax.plot(range(window - 1, len(losses)), smooth, label=f"mean of {window}")
+        ax.set_yscale("log")
+        ax.set_xlabel("step")
+        ax.set_ylabel("cross-entropy")
+        ax.set_title("training loss")
+        ax.legend()
+        plt.show()
+        """
+    ),
+    code(
+        """
+        predicted = np.asarray(sess.run(predictions, {x: data.x_test}))
+        confusion = np.zeros((10, 10), dtype=int)
+        np.add.at(confusion, (data.y_test, predicted), 1)
+
+        fig, ax = plt.subplots(figsize=(5, 5))
+        ax.imshow(confusion, cmap="Blues")
+        for i in range(10):
+            for j in range(10):
+                if confusion[i, j]:
+                    color = "white" if confusion[i, j] > confusion.max() / 2 else "black"
+                    ax.text(j, i, confusion[i, j], ha="center", va="center", color=color, fontsize=8)
+        ax.set_xticks(range(10))
+        ax.set_yticks(range(10))
+        ax.set_xlabel("predicted")
+        ax.set_ylabel("true")
+        ax.set_title(f"confusion matrix (test accuracy {test_accuracy:.3f})")
+        plt.show()
+        """
+    ),
+    md(
+        """
+        ## What the session owns
+
+        The session holds the variables (weights, biases, Adam's moments and step count)
+        and the results still referenced; closing it frees them all.
+        """
+    ),
+    code(
+        """
+        %jaxsess_stats sess
+        """
+    ),
+    code(
+        """
+        sess.close()
+        sess
+        """
+    ),
+]
+
+
+NOTEBOOKS: dict[str, list[Cell]] = {
+    "01_quickstart.ipynb": QUICKSTART,
+    "02_memory_strategies.ipynb": MEMORY,
+    "03_training_digits.ipynb": TRAINING,
+}
+
+
+def build(name: str, cells: list[Cell]) -> str:
+    """The notebook ``name`` as ``.ipynb`` text: nbformat 4, no outputs, stable cell ids."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {
+        "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+    }
+    stem = name.split("_", 1)[0]
+    for i, (kind, source) in enumerate(cells):
+        cell = nbformat.v4.new_markdown_cell(source) if kind == "md" else nbformat.v4.new_code_cell(source)
+        cell.id = f"nb{stem}-{i:02d}"
+        nb.cells.append(cell)
+    nbformat.validate(nb)
+    return nbformat.writes(nb) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="only check that the notebooks are up to date")
+    args = parser.parse_args(argv)
+    stale = []
+    for name, cells in NOTEBOOKS.items():
+        path = HERE / name
+        text = build(name, cells)
+        if args.check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(name)
+        else:
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {path}")
+    if stale:
+        print(f"out of date (run python notebooks/_build.py): {', '.join(stale)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -51,6 +51,7 @@ from jaxsess.dtypes import (
     uint32 as uint32,
     uint64 as uint64,
 )
+from jaxsess.export import export as export, graph_function as graph_function, load_exported as load_exported
 from jaxsess.graph._graph import (
     Dimension as Dimension,
     Graph as Graph,
@@ -68,6 +69,7 @@ from jaxsess.graph._graph import (
     name_scope as name_scope,
     reset_default_graph as reset_default_graph,
 )
+from jaxsess.graph._graph_def import import_graph_def as import_graph_def
 from jaxsess.ipython import (
     load_ipython_extension as load_ipython_extension,
     unload_ipython_extension as unload_ipython_extension,

@@ -27,7 +27,7 @@ from jaxsess._config import ConfigProto
 from jaxsess._resources import ResourceCleanupStrategy, _ArrayImpl
 from jaxsess._session import BaseSession, _closed_error, get_default_session
 from jaxsess.graph._graph import Graph, Operation, Tensor, get_default_graph
-from jaxsess.graph._lowering import Plan, build_plan
+from jaxsess.graph._lowering import Plan, build_plan, partition_plan
 from jaxsess.graph._placement import log_placement, resolve_device, tf_device_name
 
 __all__ = ["Session", "InteractiveSession"]
@@ -151,6 +151,34 @@ def _on_one_device(fn: Callable[..., Any], feeds: list[Any], err: ValueError) ->
     return fn(*[jax.device_put(v, dev) if isinstance(v, jax.Array) else v for v in feeds])
 
 
+def _default_device() -> Any:
+    """The device unplaced ops run on: ``jax_default_device``, else the first device."""
+    dev = getattr(jax.config, "jax_default_device", None)
+    if isinstance(dev, str):
+        return jax.devices(dev)[0]
+    return dev or jax.devices()[0]
+
+
+def _named(mesh: Any, spec: Any, name: str) -> Any:
+    """``NamedSharding(mesh, spec)`` (replicated when ``spec`` is None).
+
+    Raises:
+      ValueError: ``spec`` names an axis the mesh does not have (names the node).
+    """
+    from jax.sharding import NamedSharding, PartitionSpec
+
+    if spec is None:
+        spec = PartitionSpec()
+    for entry in spec:
+        for axis in entry if isinstance(entry, tuple) else (entry,):
+            if axis is not None and axis not in mesh.axis_names:
+                raise ValueError(
+                    f"The sharding {spec} of '{name}' names mesh axis {axis!r}, but the session's mesh "
+                    f"has axes {tuple(mesh.axis_names)}."
+                )
+    return NamedSharding(mesh, spec)
+
+
 # A plan cache entry: (plan, where each fetch leaf's value is in the results
 # (None: the identity), the function that runs the plan on converted feeds).
 _Entry = tuple[Plan, "list[Any] | None", Callable[[list[Any]], tuple[Any, ...]]]
@@ -166,14 +194,27 @@ class Session(BaseSession):
       cleanup: the :class:`ResourceCleanupStrategy` for everything ``run``
         returns (default ``IN_BACKGROUND``).
       memory_limit_bytes: optional budget in bytes, see :class:`BaseSession`.
+      mesh: optional ``jax.sharding.Mesh``. Every plan then becomes one SPMD
+        program over the mesh (``jax.jit`` with in/out shardings): a
+        variable's state is laid out by its ``sharding=`` ``PartitionSpec``
+        (default replicated), a placeholder's feed by its ``sharding=``
+        (default replicated), and XLA inserts the collectives. Device scopes
+        (``tf.device``) are ignored in a mesh session.
 
     Raises:
       ValueError: a non-empty ``target`` or a bad strategy.
-      TypeError: ``graph`` is not a :class:`Graph`.
+      TypeError: ``graph`` is not a :class:`Graph`, or ``mesh`` not a ``Mesh``.
 
     ``with Session() as s:`` makes ``s`` the default session and its graph the
     default graph, and closes it on exit. Variable values, per-op random
     counters and compiled plans belong to the session.
+
+    Placement (no mesh): each op runs on the device its ``tf.device`` scope
+    names (ops with no device on the default device; ops that assign or
+    update a variable on the variable's device, where its state stays). A
+    plan whose ops all run on one device is one jitted call; a plan that
+    spans devices runs as per-device jitted parts, its values moved between
+    devices with ``jax.device_put`` (see ``partition_plan``).
     """
 
     def __init__(
@@ -185,7 +226,10 @@ class Session(BaseSession):
         cleanup: ResourceCleanupStrategy | str = ResourceCleanupStrategy.IN_BACKGROUND,
         memory_limit_bytes: int | None = None,
         name: str | None = None,
+        mesh: Any = None,
     ) -> None:
+        if mesh is not None and not isinstance(mesh, jax.sharding.Mesh):
+            raise TypeError(f"mesh must be a jax.sharding.Mesh; got {type(mesh).__name__}")
         if target not in ("", None):
             raise ValueError(
                 f"Session target {target!r} is not supported: jaxsess runs in-process (target='')."
@@ -201,10 +245,16 @@ class Session(BaseSession):
         self._state: dict[Any, Any] = {}  # state slot -> jax.Array (pinned in the registry)
         self._state_lock = threading.RLock()
         self._graph_cm: list[Any] = []
+        self._mesh = mesh
 
     @property
     def graph(self) -> Graph:
         return self._graph
+
+    @property
+    def mesh(self) -> Any:
+        """The ``jax.sharding.Mesh`` plans run over, or ``None``."""
+        return self._mesh
 
     @property
     def graph_def(self) -> Any:
@@ -243,7 +293,7 @@ class Session(BaseSession):
     def _on_close(self) -> None:
         with self._plan_lock:
             for plan, _, invoke in self._plans.values():
-                for fn in (plan.fn, getattr(invoke, "jitted", None)):
+                for fn in (plan.fn, plan.jitted, getattr(invoke, "jitted", None)):
                     with contextlib.suppress(Exception):
                         fn.clear_cache()  # type: ignore[union-attr]
             self._plans.clear()
@@ -368,21 +418,108 @@ class Session(BaseSession):
         return entry
 
     def _place(self, plan: Plan) -> None:
+        """Resolves the devices of ``plan``'s ops and picks how it runs.
+
+        One device (the common case): ``plan.fn`` stays the single jitted
+        function (``plan.device`` set when it is not the default). Several:
+        the plan is split into per-device parts (``partition_plan``). With a
+        mesh: the jitted function gets the mesh's in/out shardings.
+        """
         cfg = self._config
+        if self._mesh is not None:
+            self._shard(plan)
+            if cfg.log_device_placement:
+                devs = self._mesh.devices.flat
+                where = f"mesh {dict(self._mesh.shape)} over " + ", ".join(tf_device_name(d) for d in devs)
+                log_placement([f"{op.name}: ({op.type}): {where}" for op in plan.ops])
+            return
         soft = cfg.allow_soft_placement
-        devices = set()
-        lines = []
+        explicit: dict[Operation, Any] = {}
+        var_devices: dict[Operation, Any] = {}
+
+        def var_device(var: Operation) -> Any:
+            if var not in var_devices:
+                var_devices[var] = resolve_device(var.device, var.name, allow_soft_placement=soft)
+            return var_devices[var]
+
         for op in plan.ops:
-            dev = resolve_device(op.device, op.name, allow_soft_placement=soft)
+            ref = op._op_def.ref_inputs
+            dev = None
+            if ref:  # ops on a variable's reference run where the variable lives
+                dev = var_device(op.inputs[ref[0]].op)
+            if dev is None:
+                dev = resolve_device(op.device, op.name, allow_soft_placement=soft)
             if dev is not None:
-                devices.add(dev)
-        plan.device = next(iter(devices)) if len(devices) == 1 else None
+                explicit[op] = dev
+        default = _default_device()
+        devices = set(explicit.values())
+        if len(explicit) < len(plan.ops):
+            devices.add(default)
+        # Where the state the plan reads or writes lives (unplaced: the default device).
+        state_devices = {var_device(v) or default for v in [*plan.start_vars, *plan.final_assign]}
+        if len(devices) <= 1 and state_devices <= (devices or {default}):
+            plan.device = next(iter(explicit.values())) if explicit else None
+            if cfg.log_device_placement:
+                name = tf_device_name(plan.device or default)
+                log_placement([f"{op.name}: ({op.type}): {name}" for op in plan.ops])
+            return
+        partition_plan(plan, lambda op: explicit.get(op, default))
+        plan.device = None
         if cfg.log_device_placement:
-            actual = plan.device or jax.devices()[0]
-            name = tf_device_name(actual)
-            for op in plan.ops:
-                lines.append(f"{op.name}: ({op.type}): {name}")
-            log_placement(lines)
+            log_placement([f"{op.name}: ({op.type}): {tf_device_name(explicit.get(op, default))}" for op in plan.ops])
+
+    def _shard(self, plan: Plan) -> None:
+        """Makes ``plan.fn`` one SPMD program over the session's mesh."""
+        from jax.sharding import NamedSharding, PartitionSpec
+
+        mesh = self._mesh
+        assert mesh is not None and plan.pure_fn is not None
+        replicated = NamedSharding(mesh, PartitionSpec())
+
+        def slot_sharding(slot: Any) -> Any:
+            if isinstance(slot, tuple):  # an rng counter
+                return replicated
+            return _named(mesh, slot.attrs.get("sharding"), slot.name)
+
+        donated = tuple(slot_sharding(s) for s in plan.donated)
+        kept = tuple(slot_sharding(s) for s in plan.kept)
+        feeds = tuple(
+            _named(mesh, t.op.attrs.get("sharding") if t.op.type == "Placeholder" else None, t.op.name)
+            for t in plan.feeds
+        )
+        written = tuple(slot_sharding(s) for s in plan.written)
+        kwargs: dict[str, Any] = {
+            "in_shardings": (donated, kept, feeds),
+            "out_shardings": (tuple(None for _ in plan.fetches), written),
+        }
+        if plan.donated:
+            kwargs["donate_argnums"] = (0,)
+        jitted = jax.jit(plan.pure_fn, **kwargs)
+        plan.jitted = jitted
+        feed_shardings = feeds
+
+        def call(donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]) -> Any:
+            # Feeds committed elsewhere move to their sharding (numpy values are placed by jit).
+            vals = tuple(
+                jax.device_put(v, sh) if isinstance(v, jax.Array) and v.sharding != sh else v
+                for v, sh in zip(feed_vals, feed_shardings, strict=False)
+            )
+            return jitted(donated_vals, kept_vals, vals)
+
+        call.clear_cache = jitted.clear_cache  # type: ignore[attr-defined]
+        plan.fn = call
+        plan.custom_call = True
+
+    def _slot_placement(self, slot: Any) -> Any:
+        """Where a state slot's value lives: a device, a sharding, or None (anywhere)."""
+        if isinstance(slot, tuple) or not isinstance(slot, Operation):
+            return None
+        if self._mesh is not None:
+            return _named(self._mesh, slot.attrs.get("sharding"), slot.name)
+        try:
+            return resolve_device(slot.device, slot.name, allow_soft_placement=self._config.allow_soft_placement)
+        except errors.OpError:
+            return None
 
     def _invoker(self, plan: Plan) -> Callable[[list[Any]], tuple[Any, ...]]:
         """The function a cache hit calls: converted feed values -> owned results.
@@ -393,7 +530,7 @@ class Session(BaseSession):
         :meth:`_call` through a weak reference, so that the plan cache never
         makes the session part of a reference cycle.
         """
-        if plan.stateful or plan.device is not None:
+        if plan.stateful or plan.device is not None or plan.custom_call:
             ref = weakref.ref(self)
 
             def call(vals: list[Any]) -> tuple[Any, ...]:
@@ -572,6 +709,77 @@ class Session(BaseSession):
 
         return runner
 
+    # -- lowering -------------------------------------------------------------------
+
+    def lower(self, fetches: Any, feed_dict: Any = None) -> Any:
+        """JAX's ``Lowered`` for the plan :meth:`run` would use for these
+        fetches and feeds (not run, nothing is donated).
+
+        The lowered function is ``(donated_state, kept_state, feeds) ->
+        (fetches, new_state)``: the variables (and random-op counters) the
+        plan reads are arguments, as are the feeds. ``as_text()`` gives
+        StableHLO; ``compile()`` compiles it (``cost_analysis()``,
+        ``memory_analysis()``, ``as_text()`` of the optimised HLO). In a
+        mesh session it is the SPMD program with its shardings; a plan that
+        spans several devices is lowered as one program (placement aside).
+
+        Args:
+          fetches: as :meth:`run`.
+          feed_dict: ``{tensor or name: value}``; a value may be an array or
+            a ``jax.ShapeDtypeStruct`` (only its shape and dtype matter).
+
+        Returns:
+          A ``jax.stages.Lowered``.
+
+        Raises:
+          As :meth:`run` for fetches and feeds; ``FailedPreconditionError``
+          for a variable of unknown shape that is not initialised.
+        """
+        self._check_open()
+        graph = self._graph
+        fm = _Fetches(graph, fetches)
+        feed_keys: list[Tensor] = []
+        feed_vals: list[Any] = []
+        for k, v in (feed_dict or {}).items():
+            t = k if type(k) is Tensor else self._feed_key(k)
+            if t.graph is not graph:
+                raise ValueError(f"Tensor {t} is not an element of this graph.")
+            feed_keys.append(t)
+            if isinstance(v, jax.ShapeDtypeStruct):
+                if np.dtype(v.dtype) != t.dtype.np_dtype:
+                    raise ValueError(
+                        f"Cannot feed a ShapeDtypeStruct of dtype {v.dtype} for Tensor {t.name} of dtype "
+                        f"{t.dtype.name}."
+                    )
+                feed_vals.append(v)
+            else:
+                feed_vals.append(_feed_value(t, v))
+        key = (tuple(fm.leaves), tuple(feed_keys))
+        plan = (self._plans.get(key) or self._build(list(fm.leaves), feed_keys, key))[0]
+        with self._state_lock:
+            donated = tuple(self._state_spec(plan, slot) for slot in plan.donated)
+            kept = tuple(self._state_spec(plan, slot) for slot in plan.kept)
+        jitted = plan.jitted
+        if plan.parts is not None and plan.pure_fn is not None:  # one program for the whole plan
+            jitted = jax.jit(plan.pure_fn)
+        if plan.device is not None:
+            with jax.default_device(plan.device):
+                return jitted.lower(donated, kept, tuple(feed_vals))
+        return jitted.lower(donated, kept, tuple(feed_vals))
+
+    def _state_spec(self, plan: Plan, slot: Any) -> Any:
+        v = self._state.get(slot)
+        if v is not None:
+            return jax.ShapeDtypeStruct(v.shape, v.dtype, sharding=v.sharding if self._mesh is not None else None)
+        if isinstance(slot, tuple):
+            return jax.ShapeDtypeStruct((), np.uint32)
+        shape, dtype = plan.var_specs[slot]
+        if shape is None or any(d is None for d in shape):
+            raise errors.FailedPreconditionError(
+                slot.name, slot, f"Attempting to use uninitialized value {slot.name} (its shape is unknown)"
+            )
+        return jax.ShapeDtypeStruct(tuple(shape), dtype)
+
     # -- introspection --------------------------------------------------------------
 
     def list_devices(self) -> list[Any]:
@@ -595,7 +803,15 @@ class Session(BaseSession):
         return out
 
     def _set_state(self, slot: Any, value: Any) -> None:
-        """Replaces a state slot (Saver.restore)."""
+        """Replaces a state slot (Saver.restore, Variable.load); the value
+        moves to where the slot lives (its variable's device or sharding)."""
+        where = self._slot_placement(slot)
+        if where is not None and isinstance(value, jax.Array):
+            if isinstance(where, jax.Device):
+                if value.devices() != {where}:
+                    value = jax.device_put(value, where)
+            elif value.sharding != where:
+                value = jax.device_put(value, where)
         with self._state_lock:
             old = self._state.get(slot)
             self._state[slot] = value

@@ -14,8 +14,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from jaxsess import _context
-from jaxsess import dtypes as _dtypes
+from jaxsess import _context, dtypes as _dtypes
 
 __all__ = [
     "Graph",
@@ -639,6 +638,19 @@ class Graph:
         if conv is not None:
             return self.as_graph_element(conv(), allow_tensor, allow_operation)
         raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation.")
+
+    def as_graph_def(self, from_version: int | None = None, add_shapes: bool = True) -> dict[str, Any]:
+        """A versioned, JSON-serialisable description of this graph, as ``tf.Graph.as_graph_def``.
+
+        See :mod:`jaxsess.graph._graph_def` for the format;
+        ``jaxsess.import_graph_def`` rebuilds it.
+
+        Raises:
+          ValueError: an op attribute has no encoding (names the node and attribute).
+        """
+        from jaxsess.graph._graph_def import graph_to_graph_def
+
+        return graph_to_graph_def(self, from_version=from_version, add_shapes=add_shapes)
 
     # -- scopes ---------------------------------------------------------------
 

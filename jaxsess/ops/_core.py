@@ -21,8 +21,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxsess import _context
-from jaxsess import dtypes as _dtypes
+from jaxsess import _context, dtypes as _dtypes
 from jaxsess.graph._graph import Graph, Operation, Tensor, TensorShape, get_default_graph
 from jaxsess.graph._registry import get_op_def, infer_output_specs, register_op
 
@@ -352,19 +351,24 @@ def _placeholder(**attrs: Any) -> Any:  # never called: the lowering requires a 
     raise AssertionError("a placeholder must be fed")
 
 
-def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
+def placeholder(dtype: Any, shape: Any = None, name: str | None = None, sharding: Any = None) -> Tensor:
     """A graph input that must be fed, as ``tf.compat.v1.placeholder``.
 
     Args:
       dtype: the element type of the fed value.
       shape: ``None`` (any shape) or a list with ``None`` for unknown dims.
       name: the node name (default ``'Placeholder'``).
+      sharding: optional ``jax.sharding.PartitionSpec`` (e.g.
+        ``P("data", None)``): how a ``Session(mesh=...)`` lays the fed value
+        out over its mesh (op attribute ``sharding``; default replicated;
+        ignored by sessions without a mesh).
 
     Returns:
       A ``Tensor`` of ``dtype`` and ``shape``.
 
     Raises:
       RuntimeError: inside an ``EagerSession`` (placeholders are graph-only).
+      TypeError: ``sharding`` is not a ``PartitionSpec``.
     """
     if executing_eagerly():
         raise RuntimeError(
@@ -372,7 +376,12 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tenso
             "Build it in a jaxsess.Graph and run it with a jaxsess.Session."
         )
     d = _dtypes.canonical(dtype)
-    return apply_op("Placeholder", (), {"dtype": d, "shape": TensorShape(shape)}, name=name)
+    attrs: dict[str, Any] = {"dtype": d, "shape": TensorShape(shape)}
+    if sharding is not None:
+        if not isinstance(sharding, jax.sharding.PartitionSpec):
+            raise TypeError(f"sharding must be a jax.sharding.PartitionSpec, got {type(sharding).__name__}.")
+        attrs["sharding"] = sharding
+    return apply_op("Placeholder", (), attrs, name=name)
 
 
 def _pwd_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:

@@ -19,8 +19,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxsess import _context
-from jaxsess import dtypes as _dtypes
+from jaxsess import _context, dtypes as _dtypes
 from jaxsess.graph._graph import Graph, GraphKeys, Operation, Tensor, TensorShape, get_default_graph
 from jaxsess.graph._registry import register_op
 from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly, group
@@ -94,6 +93,10 @@ class Variable:
       validate_shape: check assigned values against the static shape.
       name: the variable's op name (default ``'Variable'``, made unique).
       dtype: convert ``initial_value`` to this dtype.
+      sharding: optional ``jax.sharding.PartitionSpec``: how the variable's
+        state is laid out over the mesh of a ``Session(mesh=...)`` (stored
+        in the ``VariableV2`` op's ``sharding`` attribute; default
+        replicated; ignored by sessions without a mesh).
 
     Attributes:
       name: ``'<op name>:0'``.
@@ -103,6 +106,7 @@ class Variable:
 
     Raises:
       ValueError: no ``initial_value``.
+      TypeError: ``sharding`` is not a ``PartitionSpec``.
     """
 
     def __init__(
@@ -122,9 +126,14 @@ class Variable:
         synchronization: Any = None,
         aggregation: Any = None,
         shape: Any = None,
+        sharding: Any = None,
     ) -> None:
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
+        if sharding is not None and not isinstance(sharding, jax.sharding.PartitionSpec):
+            raise TypeError(
+                f"sharding must be a jax.sharding.PartitionSpec, got {type(sharding).__name__} (variable {name!r})."
+            )
         if trainable is None:
             trainable = True
         self._trainable = bool(trainable)
@@ -162,9 +171,10 @@ class Variable:
             self._dtype = iv.dtype
             self._shape = vshape
             with graph.control_dependencies(None):
-                self._ref = apply_op(
-                    "VariableV2", (), {"shape": vshape, "dtype": iv.dtype}, name=op_name + "/"
-                )
+                var_attrs: dict[str, Any] = {"shape": vshape, "dtype": iv.dtype}
+                if sharding is not None:
+                    var_attrs["sharding"] = sharding
+                self._ref = apply_op("VariableV2", (), var_attrs, name=op_name + "/")
                 self._initial_value = iv
                 self._initializer = apply_op(
                     "Assign", (self._ref, iv), {"validate_shape": bool(validate_shape)}, name="Assign"
@@ -222,6 +232,13 @@ class Variable:
     @property
     def constraint(self) -> Any:
         return self._constraint
+
+    @property
+    def sharding(self) -> Any:
+        """The ``PartitionSpec`` given at creation, or ``None``."""
+        if self._eager_session is not None:
+            return None
+        return self._ref.op.attrs.get("sharding")
 
     def value(self) -> Any:
         """The snapshot tensor (value at the start of a run); eager: the array."""

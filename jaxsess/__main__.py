@@ -122,13 +122,14 @@ def _info() -> None:
     import optax
 
     import jaxsess
+    from jaxsess.graph._placement import tf_device_name
 
     print(f"jaxsess {jaxsess.__version__}")
     print(f"python  {platform.python_version()} ({sys.executable})")
     print(f"jax     {jax.__version__}, jaxlib {jaxlib.__version__}, numpy {numpy.__version__}, optax {optax.__version__}")
     print(f"default backend: {jax.default_backend()}")
     for d in jax.devices():
-        print(f"  {d.platform}:{d.id}  {d.device_kind}  {jaxsess.graph._placement.tf_device_name(d)}")
+        print(f"  {d.platform}:{d.id}  {d.device_kind}  {tf_device_name(d)}")
 
 
 def main(argv: list[str] | None = None) -> int:

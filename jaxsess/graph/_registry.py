@@ -254,7 +254,7 @@ def _infer_by_eval_shape(
             ]
         except Exception:
             pass
-    trials = []
+    trials: list[list[tuple[tuple[Any, ...], Any]] | None] = []
     for fill in (5, 7):
         args = [
             jax.ShapeDtypeStruct((fill,) if s is None else tuple(fill if x is None else x for x in s), d.np_dtype)

@@ -139,7 +139,7 @@ def convert_to_tensor(
     if executing_eagerly():
         if isinstance(value, jax.Array) and (want is None or value.dtype == want.np_dtype):
             return value
-        return constant(value, dtype=want, name=name)
+        return constant(value, dtype=want, name=name or "Const")
     return constant(value, dtype=want, name=name or "Const")
 
 
@@ -308,7 +308,7 @@ def _fold(t: Tensor, depth: int) -> np.ndarray | None:
         if op.type == "Shape":
             return np.asarray(shape, dtype=t.dtype.np_dtype)
         if op.type == "Size":
-            return np.asarray(int(np.prod(shape)), dtype=t.dtype.np_dtype)
+            return np.asarray(int(np.prod([int(d or 0) for d in shape])), dtype=t.dtype.np_dtype)
         return np.asarray(len(shape), dtype=np.int32)
     if op.type == "Rank" and op.inputs[0].shape.ndims is not None:
         return np.asarray(op.inputs[0].shape.ndims, dtype=np.int32)
@@ -484,7 +484,7 @@ def tuple_(tensors: Sequence[Any], name: str | None = None, control_inputs: Any 
         return list(tensors)
     deps = _control_targets([t for t in tensors if t is not None] + list(control_inputs or []))
     gate = group(*deps, name=(name + "/control_dependency") if name else None)
-    out = []
+    out: list[Any] = []
     for t in tensors:
         if t is None:
             out.append(None)

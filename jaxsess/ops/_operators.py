@@ -24,7 +24,7 @@ def _item_spec(item: Any, tensors: list[Any]) -> Any:
     if item is Ellipsis:
         return ("ellipsis",)
     if isinstance(item, slice):
-        parts = []
+        parts: list[Any] = []
         for p in (item.start, item.stop, item.step):
             p = _as_graph_tensor(p)
             if isinstance(p, Tensor):
@@ -91,7 +91,8 @@ def getitem(tensor: Any, key: Any) -> Any:
         dim = 0
         for s in spec:
             if s[0] == "index":
-                if dim < len(shape) and shape[dim] is not None and not -shape[dim] <= s[1] < shape[dim]:
+                size = shape[dim] if dim < len(shape) else None
+                if size is not None and not -size <= s[1] < size:
                     raise ValueError(
                         f"slice index {s[1]} of dimension {dim} out of bounds for tensor "
                         f"{getattr(x, 'name', '')} with shape {list(shape)}."
@@ -140,4 +141,4 @@ def install() -> None:
         setattr(Tensor, f"__{name}__", _l(fn))
     for name, fn in {"neg": m.negative, "abs": m.abs, "invert": m.logical_not}.items():
         setattr(Tensor, f"__{name}__", _u(fn))
-    Tensor.__getitem__ = getitem  # type: ignore[attr-defined]
+    setattr(Tensor, "__getitem__", getitem)  # noqa: B010

@@ -319,8 +319,8 @@ def _while_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
 
     def body_fun(state: tuple[Any, tuple[Any, ...]]) -> Any:
         i, carry = state
-        new = _eval_branch(ev, body_ops, body_outs, env_for(carry), fold=i)
-        new = tuple(jnp.asarray(v, dtype=s[1].np_dtype) for v, s in zip(new, op.attrs["out_specs"]))
+        raw = _eval_branch(ev, body_ops, body_outs, env_for(carry), fold=i)
+        new = tuple(jnp.asarray(v, dtype=s[1].np_dtype) for v, s in zip(raw, op.attrs["out_specs"]))
         for k, (a, b) in enumerate(zip(carry, new)):
             if a.shape != b.shape:
                 from jaxsess import errors

@@ -640,7 +640,7 @@ def _arg(op_type: str, input: Any, axis: Any, name: Any, dimension: Any, output_
             raise ValueError(f"{op_type} takes a single axis, got {ax}.")
         ax = ax[0]
     return apply_op(op_type, (convert_to_tensor(input),),
-                    {"axis": int(ax), "output_type": _dtypes.canonical(output_type)}, name=name)
+                    {"axis": int(ax or 0), "output_type": _dtypes.canonical(output_type)}, name=name)
 
 
 def argmax(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,

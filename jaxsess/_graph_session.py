@@ -124,7 +124,7 @@ def _feed_value(t: Tensor, value: Any) -> Any:
             )
         try:
             arr = np.asarray(value, dtype=want)
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, OverflowError) as e:
             raise TypeError(
                 f"Cannot interpret feed_dict key as Tensor value for {t.name}: cannot convert "
                 f"{type(value).__name__} to {t.dtype.name} ({e})"
@@ -369,7 +369,12 @@ class Session(BaseSession):
         if entry is None:
             entry = self._build(list(leaves), feed_keys, key)
         plan, positions, invoke = entry
-        results = invoke([_feed_value(t, v) for t, v in zip(feed_keys, feed_vals, strict=False)] if feed_keys else [])
+        try:
+            results = invoke([_feed_value(t, v) for t, v in zip(feed_keys, feed_vals, strict=False)] if feed_keys else [])
+        except Exception as e:
+            if self._closed:  # close() deleted a fed array meanwhile
+                raise _closed_error() from e
+            raise
         if positions is None:
             out = results[0] if rebuild is None else rebuild(list(results))
             return out
@@ -595,6 +600,7 @@ class Session(BaseSession):
                 if v is None:
                     v = self._missing_state(slot)
                 kept.append(v)
+            olds = [state.get(slot) for slot in plan.written]
             if plan.device is None:
                 try:
                     out, new_state = plan.fn(tuple(donated), tuple(kept), tuple(feed_vals))  # type: ignore[misc]
@@ -602,12 +608,10 @@ class Session(BaseSession):
                     out, new_state = self._call_on_one_device(plan, tuple(donated), tuple(kept), feed_vals, e)
             else:
                 out, new_state = self._call_on_device(plan, tuple(donated), tuple(kept), feed_vals)
-            for slot, v in zip(plan.written, new_state, strict=False):
-                old = state.get(slot)
-                state[slot] = v
-                registry.pin(v)
-                if old is not None and old is not v:
-                    self._release_state(old)
+            # Install every new value at once (one C call: no Ctrl-C in between),
+            # then do the bookkeeping.
+            state.update(zip(plan.written, new_state))
+            registry.swap_pinned(olds, new_state)
         self._adopt(out, feed_vals)
         return out
 
@@ -700,7 +704,12 @@ class Session(BaseSession):
                     vals.append(v)  # the common case: nothing to convert or check
                 else:
                     vals.append(_feed_value(t, v))
-            results = invoke(vals)
+            try:
+                results = invoke(vals)
+            except Exception as e:
+                if session._closed:  # close() deleted a fed array meanwhile
+                    raise _closed_error() from e
+                raise
             if single:
                 return results[0]
             if positions is None:

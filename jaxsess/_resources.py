@@ -22,7 +22,7 @@ import gc
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -358,6 +358,50 @@ class OwnershipRegistry:
                 if self._live_bytes > self._peak_bytes:
                     self._peak_bytes = self._live_bytes
             self._pinned[key] = entry
+
+    def swap_pinned(self, olds: Sequence[Any], news: Sequence[Any]) -> None:
+        """Replaces pinned state arrays in one step (the variable writes of a run).
+
+        Pins every array of ``news``; the array of ``olds`` at the same
+        position (``None``: none) is counted freed when it is deleted (donated
+        to the run), else moved to the swept set (still referenced elsewhere,
+        e.g. by ``variable_value``). One lock acquisition per run.
+
+        Raises:
+          RuntimeError: the registry is closed.
+        """
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("Attempted to use a closed Session.")
+            if self._pending:
+                self._enter_pending()
+            pinned, owned, cache = self._pinned, self._owned, _nbytes_cache
+            live = self._live_bytes
+            for old, new in zip(olds, news):
+                key = id(new)
+                if key not in pinned:
+                    entry = owned.pop(key, None)
+                    if entry is None:
+                        nb = cache.get(new.aval)
+                        if nb is None:
+                            nb = _nbytes(new)
+                        entry = (new, nb)
+                        self._allocated += 1
+                        live += nb
+                    pinned[key] = entry
+                if old is None or old is new:
+                    continue
+                entry = pinned.pop(id(old), None)
+                if entry is None:
+                    continue
+                if old.is_deleted():
+                    live -= entry[1]
+                    self._freed += 1
+                else:
+                    owned[id(old)] = entry
+            self._live_bytes = live
+            if live > self._peak_bytes:
+                self._peak_bytes = live
 
     def discard(self, arr: Any) -> None:
         """Deletes an owned array now, referenced or not (a replaced variable

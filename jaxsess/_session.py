@@ -42,9 +42,16 @@ def _closed_error() -> RuntimeError:
     return RuntimeError(CLOSED_SESSION_MESSAGE)
 
 
-def _release_unclosed(registry: OwnershipRegistry, label: str) -> None:
-    # Runs when a session is garbage-collected (or at interpreter exit) unclosed.
+def _release_unclosed(registry: OwnershipRegistry, label: str, session_ref: Any = None) -> None:
+    # Runs when a session is garbage-collected unclosed, or at interpreter exit
+    # (weakref.finalize's atexit hook) for a session that is still alive.
     if registry.closed:
+        return
+    if session_ref is not None and session_ref() is not None:
+        # Interpreter exit: nothing was garbage-collected, so no warning (as TF1).
+        # Close blocking: the cleaner must be stopped and joined and the buffers
+        # deleted before the interpreter finalizes (a thread inside XLA then aborts).
+        registry.close()
         return
     import sys
 
@@ -111,7 +118,7 @@ class BaseSession:
         self._default_cm: list[Any] = []
         _live_sessions.add(self)
         self._finalizer = weakref.finalize(
-            self, _release_unclosed, self._registry, f"{type(self).__name__} {self._name!r}"
+            self, _release_unclosed, self._registry, f"{type(self).__name__} {self._name!r}", weakref.ref(self)
         )
 
     # -- properties ---------------------------------------------------------

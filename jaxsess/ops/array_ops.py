@@ -933,6 +933,9 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, name: str | 
         if r is None:
             raise ValueError("gather: a negative axis needs params of known rank.")
         ax += r
+    pr = p.ndim if isinstance(p, jax.Array) else p.shape.ndims
+    if pr is not None and not 0 <= ax < max(pr, 1):
+        raise ValueError(f"gather: axis {axis} is out of range for params of rank {pr}.")
     if ax < bd:
         raise ValueError(f"gather: batch_dims ({bd}) must be less than or equal to axis ({ax}).")
     return apply_op("GatherV2", (p, i), {"axis": ax, "batch_dims": bd}, name=name)

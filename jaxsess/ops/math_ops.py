@@ -639,8 +639,11 @@ def _arg(op_type: str, input: Any, axis: Any, name: Any, dimension: Any, output_
         if len(ax) != 1:
             raise ValueError(f"{op_type} takes a single axis, got {ax}.")
         ax = ax[0]
-    return apply_op(op_type, (convert_to_tensor(input),),
-                    {"axis": int(ax or 0), "output_type": _dtypes.canonical(output_type)}, name=name)
+    x = convert_to_tensor(input)
+    rank = x.ndim if isinstance(x, jax.Array) else x.shape.ndims
+    if rank is not None and not -max(rank, 1) <= int(ax or 0) < max(rank, 1):
+        raise ValueError(f"{op_type}: axis {ax} is out of range for an input of rank {rank}.")
+    return apply_op(op_type, (x,), {"axis": int(ax or 0), "output_type": _dtypes.canonical(output_type)}, name=name)
 
 
 def argmax(input: Any, axis: Any = None, name: str | None = None, dimension: Any = None,

@@ -25,3 +25,12 @@ STRATEGIES = list(ResourceCleanupStrategy)
 def strategy(request: pytest.FixtureRequest) -> ResourceCleanupStrategy:
     """Each of the three cleanup strategies in turn."""
     return request.param
+
+
+# Property tests explore new examples on developer machines and replay a fixed
+# set in CI, so a CI run is reproducible.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    _hypothesis_settings.load_profile("ci")

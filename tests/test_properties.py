@@ -127,7 +127,11 @@ def expressions(draw: Any, max_depth: int = 4) -> tuple[Node, list[tuple[int, ..
             return Node("unary", child.shape, name=draw(st.sampled_from(sorted(UNARY))), children=[child])
         if kind == "binary":
             a, b = build(depth + 1), build(depth + 1)
-            shape = np.broadcast_shapes(a.shape, b.shape)
+            try:
+                shape = np.broadcast_shapes(a.shape, b.shape)
+            except ValueError:  # a reduction changed a rank: reduce b to a scalar
+                b = Node("reduce", (), name="reduce_sum", children=[b], axis=None, keepdims=False)
+                shape = np.broadcast_shapes(a.shape, b.shape)
             return Node("binary", tuple(shape), name=draw(st.sampled_from(sorted(BINARY))), children=[a, b])
         child = build(depth + 1)
         rank = len(child.shape)

@@ -136,20 +136,14 @@ def _branches_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
     return res if len(res) != 1 else res[0]
 
 
-register_op(
-    "If",
-    num_outputs=lambda attrs: len(attrs["out_specs"]),
-    infer=_branches_infer,
-    lowering=_branches_lowering,
-    default_name="cond",
-)(lambda *a, **k: None)
-register_op(
-    "Case",
-    num_outputs=lambda attrs: len(attrs["out_specs"]),
-    infer=_branches_infer,
-    lowering=_branches_lowering,
-    default_name="case",
-)(lambda *a, **k: None)
+for _type, _name in (("If", "cond"), ("Case", "case")):
+    register_op(
+        _type,
+        num_outputs=lambda attrs: len(attrs["out_specs"]),
+        infer=_branches_infer,
+        lowering=_branches_lowering,
+        default_name=_name,
+    )(lambda *a, **k: None)
 
 
 def _merge_specs(per_branch: list[list[Tensor]], what: str) -> list[tuple[TensorShape, _dtypes.DType]]:

@@ -6,7 +6,9 @@ any test module touches a JAX backend.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 
 os.environ["JAX_PLATFORMS"] = "cpu"
 
@@ -16,6 +18,7 @@ jax.config.update("jax_num_cpu_devices", 8)
 
 import pytest  # noqa: E402
 
+import jaxsess  # noqa: E402
 from jaxsess import ResourceCleanupStrategy  # noqa: E402
 
 STRATEGIES = list(ResourceCleanupStrategy)
@@ -34,3 +37,21 @@ from hypothesis import settings as _hypothesis_settings  # noqa: E402
 _hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     _hypothesis_settings.load_profile("ci")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_graph() -> Iterator[None]:
+    """Each test starts on an empty default graph."""
+    with contextlib.suppress(AssertionError):  # a test that leaked a default session
+        jaxsess.reset_default_graph()
+    yield
+
+
+@pytest.fixture
+def sess() -> Iterator[jaxsess.Session]:
+    """A graph session on the default graph, closed after the test."""
+    s = jaxsess.Session()
+    try:
+        yield s
+    finally:
+        s.close()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import jax
@@ -11,21 +10,6 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph() -> Iterator[None]:
-    tf.reset_default_graph()
-    yield
-
-
-@pytest.fixture
-def sess() -> Iterator[tf.Session]:
-    s = tf.Session()
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 def val(sess: tf.Session, t: Any, feed: Any = None) -> Any:

@@ -3,7 +3,6 @@ of the same function written in ``jax.numpy``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import jax
@@ -12,21 +11,6 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph() -> Iterator[None]:
-    tf.reset_default_graph()
-    yield
-
-
-@pytest.fixture
-def sess() -> Iterator[tf.Session]:
-    s = tf.Session()
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 def run_np(sess: tf.Session, fetches: Any, feed: Any = None) -> Any:

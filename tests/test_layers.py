@@ -4,7 +4,6 @@ op names, sharing, and values against NumPy."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -14,22 +13,6 @@ import jaxsess as tf
 from jaxsess import layers
 from jaxsess.ops import init_ops, nn_ops
 from jaxsess.ops.variable_scope import AUTO_REUSE, variable_scope
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph() -> Iterator[None]:
-    tf.reset_default_graph()
-    yield
-
-
-@pytest.fixture
-def sess() -> Iterator[tf.Session]:
-    s = tf.Session()
-    try:
-        yield s
-    finally:
-        s.close()
-
 
 RNG = np.random.default_rng(0)
 

@@ -7,7 +7,7 @@ values; unseeded ops differ between sessions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -15,12 +15,6 @@ import pytest
 
 import jaxsess as tf
 from jaxsess.ops import random_ops
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph() -> Iterator[None]:
-    tf.reset_default_graph()
-    yield
 
 
 def draws(t: Any, n: int = 3, graph: tf.Graph | None = None, feed: Any = None) -> list[np.ndarray]:

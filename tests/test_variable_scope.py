@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -13,21 +12,6 @@ import pytest
 import jaxsess as tf
 from jaxsess.ops import init_ops, variable_scope as vs
 from jaxsess.ops.variable_scope import AUTO_REUSE, get_variable, get_variable_scope, variable_scope
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph() -> Iterator[None]:
-    tf.reset_default_graph()
-    yield
-
-
-@pytest.fixture
-def sess() -> Iterator[tf.Session]:
-    s = tf.Session()
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 def init_and_get(sess: tf.Session, *vars_: Any) -> list[np.ndarray]:

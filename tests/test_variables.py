@@ -8,28 +8,11 @@ unchanged; replaced (donated) buffers are counted as freed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
 import jaxsess as tf
 from jaxsess import ResourceCleanupStrategy, errors
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph() -> Iterator[None]:
-    tf.reset_default_graph()
-    yield
-
-
-@pytest.fixture
-def sess() -> Iterator[tf.Session]:
-    s = tf.Session()
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 class TestCreation:

@@ -243,7 +243,7 @@ def convolution(input: Any, filter: Any = None, padding: Any = None, strides: An
       input: ``[N, *spatial, C]`` (channels last; ``data_format`` may say channels first).
       filter: ``[*window, C, out_channels]``.
       padding: ``'SAME'`` or ``'VALID'``.
-      strides, dilation_rate: N ints each (default 1).
+      strides, dilation_rate: N ints each, or one int for every spatial dimension (default 1).
 
     Raises:
       ValueError: an input rank other than 3, 4 or 5 (names the tensor).
@@ -252,8 +252,8 @@ def convolution(input: Any, filter: Any = None, padding: Any = None, strides: An
     rate = dilation_rate if dilation_rate is not None else dilations
     x = convert_to_tensor(input)
     n = len(_dims(x)) - 2
-    step = [1] * n if strides is None else list(strides)
-    rates = [1] * n if rate is None else list(rate)
+    step = [1] * n if strides is None else [strides] * n if isinstance(strides, int) else list(strides)
+    rates = [1] * n if rate is None else [rate] * n if isinstance(rate, int) else list(rate)
     fmts = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
     if n not in fmts:
         raise ValueError(f"convolution: input must have rank 3, 4 or 5, got shape {_dims(x)} ({label(x)}).")

@@ -11,6 +11,7 @@ from jaxsess.ops.init_ops import (
     Constant as Constant,
     GlorotNormal as GlorotNormal,
     GlorotUniform as GlorotUniform,
+    Identity as Identity,
     Initializer as Initializer,
     Ones as Ones,
     Orthogonal as Orthogonal,
@@ -20,7 +21,8 @@ from jaxsess.ops.init_ops import (
 
 __all__ = ["get", "Initializer", "Zeros", "Ones", "Constant", "RandomNormal", "RandomUniform", "TruncatedNormal",
            "VarianceScaling", "GlorotUniform", "GlorotNormal", "HeNormal", "HeUniform", "LecunNormal",
-           "LecunUniform", "Orthogonal", "zeros", "ones", "constant", "glorot_uniform", "glorot_normal",
+           "LecunUniform", "Orthogonal", "Identity", "identity", "normal", "uniform", "random_normal",
+           "random_uniform", "truncated_normal", "zeros", "ones", "constant", "glorot_uniform", "glorot_normal",
            "he_normal", "he_uniform", "lecun_normal", "lecun_uniform", "orthogonal"]
 
 
@@ -72,13 +74,17 @@ he_uniform = HeUniform
 lecun_normal = LecunNormal
 lecun_uniform = LecunUniform
 orthogonal = Orthogonal
+identity = Identity
+normal = random_normal = RandomNormal
+uniform = random_uniform = RandomUniform
+truncated_normal = TruncatedNormal
 
 _BY_NAME: dict[str, Any] = {
     "zeros": Zeros, "ones": Ones, "constant": Constant, "uniform": RandomUniform, "random_uniform": RandomUniform,
     "normal": RandomNormal, "random_normal": RandomNormal, "truncated_normal": TruncatedNormal,
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_normal": HeNormal,
     "he_uniform": HeUniform, "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform,
-    "orthogonal": Orthogonal, "variance_scaling": VarianceScaling,
+    "orthogonal": Orthogonal, "variance_scaling": VarianceScaling, "identity": Identity,
 }
 
 

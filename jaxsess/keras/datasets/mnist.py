@@ -16,6 +16,14 @@ def _cache_dir() -> Path:
     return Path(home) / "datasets"
 
 
+def _missing(file: Path, name: str) -> FileNotFoundError:
+    return FileNotFoundError(
+        f"{file} not found: jaxsess.keras.datasets.{name} reads the file Keras keeps in its cache "
+        "($KERAS_HOME/datasets, default ~/.keras/datasets) and does not download it. Copy it there from a machine "
+        "where tf.keras.datasets loaded it, or use jaxsess.datasets.load_digits() (8x8 digits shipped with the package)."
+    )
+
+
 def load_data(path: str = "mnist.npz") -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
     """``(x_train, y_train), (x_test, y_test)`` from Keras' cached ``mnist.npz``, as
     ``tf.keras.datasets.mnist.load_data``: uint8 images ``(60000, 28, 28)``/``(10000, 28, 28)``,

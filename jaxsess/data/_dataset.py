@@ -173,10 +173,10 @@ class Dataset(nest.ElementSpec):
         return _Generator(names, _dtypes.string, TensorShape([]), ())
 
     @staticmethod
-    def range(*args: int) -> Dataset:  # noqa: A003 - TF's name
-        """``start, stop, step`` as Python's ``range``, int64 elements (canonical
-        int32 without x64), as ``Dataset.range``."""
-        return _Range(*args)
+    def range(*args: Any, output_type: Any = _dtypes.int64, name: str | None = None) -> Dataset:  # noqa: A003
+        """``start, stop, step`` (ints or int scalar tensors) as Python's
+        ``range``, ``output_type`` (int64) elements, as ``Dataset.range``."""
+        return _Range(*args, output_type=output_type)
 
     @staticmethod
     def zip(datasets: Any) -> Dataset:  # noqa: A003 - TF's name
@@ -302,7 +302,7 @@ class Dataset(nest.ElementSpec):
         Raises:
           ValueError: ``padded_shapes`` missing for a component of unknown rank.
           TypeError: a padding value of another dtype than its component.
-          InvalidArgumentError (when iterated): an element longer than its
+          DataLossError (when iterated, as TF 2.21): an element longer than its
             padded shape ("Attempted to pad to a smaller size than the input
             element.").
         """
@@ -522,14 +522,14 @@ def _flatten_like(template: Any, value: Any) -> list[Any]:
 
 
 class _Range(Dataset):
-    def __init__(self, *args: int) -> None:
-        self._range = range(*[int(a) for a in args])
-        d = _dtypes.canonical(_dtypes.int64)
-        super().__init__(None, [d], [TensorShape([])])
+    def __init__(self, *args: Any, output_type: Any = _dtypes.int64) -> None:
+        self._args = [_count(a) for a in args]
+        d = _dtypes.canonical(output_type)
+        super().__init__(None, [d], [TensorShape([])], [t for a in self._args for t in _tensors_of(a)])
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         d = self._types[0].np_dtype
-        for i in self._range:
+        for i in range(*[_resolve(a, run) for a in self._args]):
             yield [np.asarray(i, d)]
 
 
@@ -961,7 +961,7 @@ def _pad_target(padded: TensorShape, values: list[np.ndarray], i: int) -> list[i
         if size is None:
             out.append(longest)
         elif longest > size:
-            raise errors.InvalidArgumentError(
+            raise errors.DataLossError(  # TF 2.21's class for this message
                 None, None, "Attempted to pad to a smaller size than the input element.")
         else:
             out.append(size)

@@ -47,8 +47,9 @@ class RunContext:
     """One iterator initialization: the values of the captured tensors and
     per-dataset epoch counters (``shuffle`` reshuffles each epoch)."""
 
-    def __init__(self, captured: dict[Tensor, Any]) -> None:
+    def __init__(self, captured: dict[Tensor, Any], host: Any = None) -> None:
         self.captured = captured
+        self.host = host  # the session's host context (its tables), for host ops in dataset functions
         self.epochs: dict[int, int] = {}
 
     def next_epoch(self, ds: Dataset) -> int:
@@ -102,8 +103,8 @@ class Dataset(nest.ElementSpec):
         for el in self._iter(run):
             yield [np.asarray(v)[None] for v in el]
 
-    def _run_context(self, captured: dict[Tensor, Any]) -> RunContext:
-        return RunContext(captured)
+    def _run_context(self, captured: dict[Tensor, Any], host: Any = None) -> RunContext:
+        return RunContext(captured, host)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} shapes: {self.output_shapes}, types: {self.output_types}>"
@@ -635,11 +636,12 @@ class _Traced:
         self._counters = {slot: 0 if slot[1].attrs.get("seeded", True) else _pyrandom.randint(0, 2**31 - 1)
                           for slot in plan.donated + plan.kept}
 
-    def __call__(self, element: Element) -> Element:
+    def __call__(self, element: Element, run: RunContext | None = None) -> Element:
         env: dict[Tensor, Any] = dict(self._consts)
         env.update(zip(self._phs, element))
+        host = run.host if run is not None else None
         for op in self._host_ops:
-            env.update(zip(op.outputs, host_impl(op)(None, op, [env[t] for t in op.inputs])))
+            env.update(zip(op.outputs, host_impl(op)(host, op, [env[t] for t in op.inputs])))
         plan = self._plan
         if not self._dev_leaves:
             return [np.asarray(env[t]) for t in self._leaves]
@@ -667,7 +669,7 @@ class _Map(Dataset):
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for el in self._input._iter(run):
-            yield self._fn(el)
+            yield self._fn(el, run)
 
 
 class _Filter(Dataset):
@@ -680,7 +682,7 @@ class _Filter(Dataset):
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for el in self._input._iter(run):
-            if bool(self._fn(el)[0]):
+            if bool(self._fn(el, run)[0]):
                 yield el
 
 
@@ -899,11 +901,11 @@ class _DatasetFn:
         self._tensors = [t for t in self.dataset._captured if isinstance(t, Tensor)]
         self._nested = ds._nested
 
-    def __call__(self, element: Element, lead: Sequence[Any] = ()) -> PyIterator[Element]:
-        values = self._traced(list(lead) + ([] if self._nested else list(element)))
+    def __call__(self, element: Element, run: RunContext, lead: Sequence[Any] = ()) -> PyIterator[Element]:
+        values = self._traced(list(lead) + ([] if self._nested else list(element)), run)
         captured: dict[Any, Any] = dict(zip(self._tensors, values))
         captured.update(zip(self._traced.sources, element if self._nested else ()))
-        return self.dataset._iter(RunContext(captured))
+        return self.dataset._iter(RunContext(captured, run.host))
 
 
 class _FlatMap(Dataset):
@@ -941,7 +943,7 @@ class _FlatMap(Dataset):
                 if nxt is None:
                     end_of_input = True
                 else:
-                    cycle[index] = self._fn(nxt)
+                    cycle[index] = self._fn(nxt, run)
                     num_open += 1
             else:
                 index, block = (index + 1) % self._cycle, 0
@@ -997,25 +999,30 @@ class _PaddedBatch(Dataset):
                     raise TypeError(f"Invalid `padding_values`. `padding_values` values should have the same "
                                     f"type as the input dataset's corresponding component type: {t.name}, "
                                     f"got {v.dtype.name}.")
-                fills.append(c if t == _dtypes.string else np.asarray(c, t.np_dtype))
+                if c is None:  # computed in the graph: read when the iterator starts, as TF captures it
+                    fills.append(convert_to_tensor(v))
+                else:
+                    fills.append(c if t == _dtypes.string else np.asarray(c, t.np_dtype))
         self._input, self._n, self._drop, self._pads, self._fills = ds, n, drop, pads, fills
         shapes = [TensorShape([n if drop else None, *p.as_list()]) if p.ndims is not None else TensorShape(None)
                   for p in pads]
-        Dataset.__init__(self, ds._structure, ds._types, shapes, ds._captured)
+        Dataset.__init__(self, ds._structure, ds._types, shapes,
+                         ds._captured + [f for f in fills if isinstance(f, Tensor)])
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
+        fills = [run.captured[f] if isinstance(f, Tensor) else f for f in self._fills]
         pending: list[Element] = []
         for el in self._input._iter(run):
             pending.append(el)
             if len(pending) == self._n:
-                yield self._pad(pending)
+                yield self._pad(pending, fills)
                 pending = []
         if pending and not self._drop:
-            yield self._pad(pending)
+            yield self._pad(pending, fills)
 
-    def _pad(self, els: list[Element]) -> Element:
+    def _pad(self, els: list[Element], fills: list[Any]) -> Element:
         out = []
-        for i, (t, fill, pad) in enumerate(zip(self._types, self._fills, self._pads)):
+        for i, (t, fill, pad) in enumerate(zip(self._types, fills, self._pads)):
             values = [np.asarray(e[i]) for e in els]
             target = _pad_target(pad, values, i)
             batch = np.full([len(values), *target], fill, dtype=object if t == _dtypes.string else t.np_dtype)
@@ -1086,22 +1093,22 @@ class _GroupByWindow(Dataset):
     """Elements grouped by a key; each full group (and, at the end, each
     partial one in key order, as TF's ``std::map``) goes through ``reduce``."""
 
-    def __init__(self, ds: Dataset, key: Callable[[Element], int], window_size: Callable[[int], int],
-                 reduce: Callable[[int, list[Element]], PyIterator[Element]], spec: Dataset) -> None:
+    def __init__(self, ds: Dataset, key: Callable[[Element, RunContext], int], window_size: Callable[[int], int],
+                 reduce: Callable[[int, list[Element], RunContext], PyIterator[Element]], spec: Dataset) -> None:
         self._input, self._key, self._window_size, self._reduce = ds, key, window_size, reduce
         Dataset.__init__(self, spec._structure, spec._types, spec._shapes, ds._captured)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         groups: dict[int, list[Element]] = {}
         for el in self._input._iter(run):
-            k = self._key(el)
+            k = self._key(el, run)
             group = groups.setdefault(k, [])
             group.append(el)
             if len(group) == self._window_size(k):
                 del groups[k]
-                yield from self._reduce(k, group)
+                yield from self._reduce(k, group, run)
         for k in sorted(groups):
-            yield from self._reduce(k, groups[k])
+            yield from self._reduce(k, groups[k], run)
 
 
 class _Elements(Dataset):
@@ -1143,11 +1150,11 @@ def group_by_window(ds: Dataset, key_func: Callable[..., Any], reduce_func: Call
         def size_of(k: int) -> int:
             return int(window_size)  # type: ignore[arg-type]
 
-    def reduce_group(k: int, group: list[Element]) -> PyIterator[Element]:
+    def reduce_group(k: int, group: list[Element], run: RunContext) -> PyIterator[Element]:
         comps = [[e[i] for e in group] for i in range(len(ds._types))]
-        return reduce(comps, lead=[np.asarray(k, np.int64)])
+        return reduce(comps, run, lead=[np.asarray(k, np.int64)])
 
-    return _GroupByWindow(ds, lambda el: int(key(el)[0]), size_of, reduce_group, reduce.dataset)
+    return _GroupByWindow(ds, lambda el, run: int(key(el, run)[0]), size_of, reduce_group, reduce.dataset)
 
 
 def bucket_by_sequence_length(ds: Dataset, element_length_func: Callable[..., Any], bucket_boundaries: Sequence[int],
@@ -1166,8 +1173,8 @@ def bucket_by_sequence_length(ds: Dataset, element_length_func: Callable[..., An
     lows = [int(np.iinfo(np.int32).min), *boundaries]
     highs = [*boundaries, int(np.iinfo(np.int32).max)]
 
-    def bucket_of(el: Element) -> int:
-        n = int(length(el)[0])
+    def bucket_of(el: Element, run: RunContext) -> int:
+        n = int(length(el, run)[0])
         return next(i for i, (lo, hi) in enumerate(zip(lows, highs)) if lo <= n < hi)
 
     def batch_of(k: int, group: Dataset) -> Dataset:
@@ -1191,8 +1198,8 @@ def bucket_by_sequence_length(ds: Dataset, element_length_func: Callable[..., An
     if pad_to_bucket_boundary:
         spec._shapes = [TensorShape([None, *([None] * (s.ndims or 0))]) for s in spec._shapes]
 
-    def reduce_group(k: int, group: list[Element]) -> PyIterator[Element]:
-        return batch_of(k, _Elements(ds, group))._iter(RunContext({}))
+    def reduce_group(k: int, group: list[Element], run: RunContext) -> PyIterator[Element]:
+        return batch_of(k, _Elements(ds, group))._iter(RunContext({}, run.host))
 
     return _GroupByWindow(ds, bucket_of, lambda k: sizes[k], reduce_group, spec)
 
@@ -1236,7 +1243,7 @@ class _TakeWhile(Dataset):
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for el in self._input._iter(run):
-            if not bool(self._fn(el)[0]):
+            if not bool(self._fn(el, run)[0]):
                 return
             yield el
 
@@ -1271,7 +1278,7 @@ class _Scan(Dataset):
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         state = list(self._state0)
         for el in self._input._iter(run):
-            out = self._fn(state + list(el))
+            out = self._fn(state + list(el), run)
             state = out[:self._n]
             yield out[self._n:]
 

@@ -49,7 +49,7 @@ def _make_iterator_device(*inputs: Any, **attrs: Any) -> Any:  # pragma: no cove
 
 
 def _start(ctx: Any, it: Iterator, dataset: Any, captured_values: dict[Tensor, Any]) -> None:
-    from_run = dataset._run_context(captured_values)
+    from_run = dataset._run_context(captured_values, ctx)
     ctx.resources[it] = dataset._iter(from_run)
 
 

@@ -9,10 +9,13 @@ element is one call of that compiled function.
 
 Semantics follow ``tf.compat.v1.data`` with these differences: ``shuffle``
 draws from NumPy's generator (seeded from the graph and op seeds as TF seeds
-its ops), so the order differs from TF's for the same seed; ``map`` and
-``filter`` functions may not read variables nor capture tensors of the
-enclosing graph; ``num_parallel_calls``, ``prefetch`` and ``cache`` are
-accepted and change nothing.
+its ops), so the order differs from TF's for the same seed; a tensor of the
+enclosing graph that a dataset function reads (a placeholder, a variable) is
+read once, when the iterator starts (TF reads a variable at each element),
+and a one-shot iterator cannot read one (as TF); ``num_parallel_calls``,
+``prefetch``, ``cache`` and ``with_options`` are accepted and change
+nothing; ``ignore_errors`` ends the dataset at its first error (TF skips
+the failing element).
 """
 
 from __future__ import annotations
@@ -557,6 +560,30 @@ class _Zip(Dataset):
             yield out
 
 
+class _FunctionGraph(Graph):
+    """The private graph of a dataset function. A tensor of another graph that
+    an op in it reads is captured (as TF's function graphs do): a constant is
+    copied in; any other becomes a placeholder fed the tensor's value, which
+    the dataset reads when its iterator starts (``captured``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.captured: dict[Tensor, Tensor] = {}  # outer tensor -> its placeholder here
+
+    def capture(self, t: Tensor) -> Tensor:
+        if t.graph is self:
+            return t
+        inner = self.captured.get(t)
+        if inner is None:
+            c = constant_value(t)
+            with self.as_default():
+                if c is not None and t.dtype != _dtypes.string:
+                    return convert_to_tensor(np.asarray(c, t.dtype.np_dtype))
+                inner = placeholder(t.dtype, t.shape, name="captured")
+            self.captured[t] = inner
+        return inner
+
+
 class _Traced:
     """A function of one element traced into a private graph and compiled.
 
@@ -568,7 +595,7 @@ class _Traced:
 
     def __init__(self, ds: Dataset, fn: Callable[..., Any], what: str, *, returns_dataset: bool = False,
                  lead: Sequence[tuple[_dtypes.DType, TensorShape]] = ()) -> None:
-        graph = Graph()
+        graph = _FunctionGraph()
         with graph.as_default():
             phs = [placeholder(t, s, name=f"key{i}") for i, (t, s) in enumerate(lead)]
             lead_args = list(phs)
@@ -596,7 +623,10 @@ class _Traced:
                                           "interleave and group_by_window only.")
             if isinstance(out, list):
                 out = tuple(out)
-            leaves = [convert_to_tensor(v) for v in nest.flatten(out)]
+            leaves = [graph.capture(t) if isinstance(t, Tensor) else t
+                      for t in (convert_to_tensor(v) for v in nest.flatten(out))]
+            self.captured_outer = list(graph.captured)  # the outer tensors it reads, fed after the element
+            phs += list(graph.captured.values())
         self.structure = nest.map_structure(lambda _: None, out)
         self.types = [t.dtype for t in leaves]
         self.shapes = [t.shape for t in leaves]
@@ -638,6 +668,10 @@ class _Traced:
 
     def __call__(self, element: Element, run: RunContext | None = None) -> Element:
         env: dict[Tensor, Any] = dict(self._consts)
+        if self.captured_outer:
+            if run is None:
+                raise ValueError("A dataset function that reads tensors of the enclosing graph needs their values.")
+            element = list(element) + [run.captured[t] for t in self.captured_outer]
         env.update(zip(self._phs, element))
         host = run.host if run is not None else None
         for op in self._host_ops:
@@ -665,7 +699,8 @@ class _Map(Dataset):
     def __init__(self, ds: Dataset, fn: Callable[..., Any]) -> None:
         self._input = ds
         self._fn = _Traced(ds, fn, "map")
-        Dataset.__init__(self, self._fn.structure, self._fn.types, self._fn.shapes, ds._captured)
+        Dataset.__init__(self, self._fn.structure, self._fn.types, self._fn.shapes,
+                         ds._captured + self._fn.captured_outer)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for el in self._input._iter(run):
@@ -678,7 +713,7 @@ class _Filter(Dataset):
         self._fn = _Traced(ds, fn, "filter")
         if self._fn.types != [_dtypes.bool] or self._fn.shapes[0].ndims not in (0, None):
             raise ValueError("Dataset.filter: the predicate must return a scalar bool tensor.")
-        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + self._fn.captured_outer)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for el in self._input._iter(run):
@@ -917,7 +952,8 @@ class _FlatMap(Dataset):
         self._input, self._cycle, self._block = ds, cycle_length, block_length
         self._fn = _DatasetFn(ds, fn, what)
         inner = self._fn.dataset
-        Dataset.__init__(self, inner._structure, inner._types, inner._shapes, ds._captured)
+        Dataset.__init__(self, inner._structure, inner._types, inner._shapes,
+                         ds._captured + self._fn._traced.captured_outer)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         # the interleave loop of TF's InterleaveDatasetOp (flat_map: cycle and block length 1)
@@ -1094,9 +1130,10 @@ class _GroupByWindow(Dataset):
     partial one in key order, as TF's ``std::map``) goes through ``reduce``."""
 
     def __init__(self, ds: Dataset, key: Callable[[Element, RunContext], int], window_size: Callable[[int], int],
-                 reduce: Callable[[int, list[Element], RunContext], PyIterator[Element]], spec: Dataset) -> None:
+                 reduce: Callable[[int, list[Element], RunContext], PyIterator[Element]], spec: Dataset,
+                 captured: Sequence[Tensor] = ()) -> None:
         self._input, self._key, self._window_size, self._reduce = ds, key, window_size, reduce
-        Dataset.__init__(self, spec._structure, spec._types, spec._shapes, ds._captured)
+        Dataset.__init__(self, spec._structure, spec._types, spec._shapes, ds._captured + list(captured))
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         groups: dict[int, list[Element]] = {}
@@ -1154,7 +1191,8 @@ def group_by_window(ds: Dataset, key_func: Callable[..., Any], reduce_func: Call
         comps = [[e[i] for e in group] for i in range(len(ds._types))]
         return reduce(comps, run, lead=[np.asarray(k, np.int64)])
 
-    return _GroupByWindow(ds, lambda el, run: int(key(el, run)[0]), size_of, reduce_group, reduce.dataset)
+    return _GroupByWindow(ds, lambda el, run: int(key(el, run)[0]), size_of, reduce_group, reduce.dataset,
+                          key.captured_outer + reduce._traced.captured_outer)
 
 
 def bucket_by_sequence_length(ds: Dataset, element_length_func: Callable[..., Any], bucket_boundaries: Sequence[int],
@@ -1201,7 +1239,7 @@ def bucket_by_sequence_length(ds: Dataset, element_length_func: Callable[..., An
     def reduce_group(k: int, group: list[Element], run: RunContext) -> PyIterator[Element]:
         return batch_of(k, _Elements(ds, group))._iter(RunContext({}, run.host))
 
-    return _GroupByWindow(ds, bucket_of, lambda k: sizes[k], reduce_group, spec)
+    return _GroupByWindow(ds, bucket_of, lambda k: sizes[k], reduce_group, spec, length.captured_outer)
 
 
 class _Enumerate(Dataset):
@@ -1239,7 +1277,7 @@ class _TakeWhile(Dataset):
         self._fn = _Traced(ds, predicate, "take_while")
         if self._fn.types != [_dtypes.bool] or self._fn.shapes[0].ndims not in (0, None):
             raise ValueError("`predicate` return type must be convertible to a scalar boolean tensor.")
-        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + self._fn.captured_outer)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for el in self._input._iter(run):
@@ -1273,7 +1311,8 @@ class _Scan(Dataset):
         k = len(nest.flatten(self._fn.structure[0]))
         if k != n or [t for t in self._fn.types[:n]] != spec._types[:n]:
             raise TypeError("The element types for the new state must match the initial state.")
-        Dataset.__init__(self, out_structure, self._fn.types[n:], self._fn.shapes[n:], ds._captured)
+        Dataset.__init__(self, out_structure, self._fn.types[n:], self._fn.shapes[n:],
+                         ds._captured + self._fn.captured_outer)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         state = list(self._state0)

@@ -170,8 +170,8 @@ def test_export_saved_model_writes_a_loadable_saved_model(tmp_path: os.PathLike[
     with tf.Graph().as_default(), tf.Session() as sess:
         meta = tf.saved_model.loader.load(sess, ["serve"], path)
         sig = meta.signature_def["serving_default"]
-        assert sorted(sig.inputs) == ["x"] and sorted(sig.outputs) == ["outputs"]  # TF's single-output key
-        out = sess.run(sig.outputs["outputs"].name, {sig.inputs["x"].name: x[:1]})
+        assert sorted(sig.inputs) == ["x"] and sorted(sig.outputs) == ["output"]  # TF's single-output key
+        out = sess.run(sig.outputs["output"].name, {sig.inputs["x"].name: x[:1]})
     np.testing.assert_allclose(out, [[1.0]], rtol=1e-6)  # the loss was 0: w stayed 0.5
 
 

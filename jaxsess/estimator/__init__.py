@@ -7,6 +7,12 @@ predict with a ``model_fn`` and checkpoints in ``model_dir``), ``EstimatorSpec``
 from jaxsess.estimator import export as export, inputs as inputs
 from jaxsess.estimator._dnn import DNNClassifier as DNNClassifier, DNNRegressor as DNNRegressor
 from jaxsess.estimator._estimator import Estimator as Estimator, WarmStartSettings as WarmStartSettings
+from jaxsess.estimator._exporter import (
+    BestExporter as BestExporter,
+    Exporter as Exporter,
+    FinalExporter as FinalExporter,
+    LatestExporter as LatestExporter,
+)
 from jaxsess.estimator._linear import (
     DNNLinearCombinedClassifier as DNNLinearCombinedClassifier,
     DNNLinearCombinedRegressor as DNNLinearCombinedRegressor,

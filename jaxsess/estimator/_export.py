@@ -128,7 +128,7 @@ class PredictOutput(ExportOutput):
     """
 
     def __init__(self, outputs: Any) -> None:
-        self.outputs = _as_tensor_dict(outputs, signature_constants.PREDICT_OUTPUTS, "Prediction values")
+        self.outputs = _as_tensor_dict(outputs, "output", "Prediction values")  # TF's single-output key
 
     def as_signature_def(self, receiver_tensors: Mapping[str, Tensor]) -> Any:
         return predict_signature_def(receiver_tensors, self.outputs)

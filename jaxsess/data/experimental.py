@@ -14,8 +14,9 @@ from jaxsess.data._dataset import (
     bucket_by_sequence_length as _bucket,
     group_by_window as _group_by_window,
 )
+from jaxsess.data._readers import CsvDataset as CsvDataset
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter", "bucket_by_sequence_length",
+__all__ = ["AUTOTUNE", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter", "bucket_by_sequence_length",
            "choose_from_datasets", "enumerate_dataset", "group_by_window", "ignore_errors", "map_and_batch",
            "sample_from_datasets", "scan", "shuffle_and_repeat", "take_while", "unbatch", "unique"]
 

@@ -458,7 +458,8 @@ class _Slices(Dataset):
                 if s.ndims is not None and s[0] is not None:
                     firsts.add(s[0])
             if len(firsts) > 1:
-                raise ValueError(f"Dimensions {sorted(firsts)} in the components of from_tensor_slices differ.")
+                a, b = sorted(firsts)[:2]
+                raise ValueError(f"Dimensions {a} and {b} are not compatible")
             self._n = firsts.pop() if firsts else None
             shapes = [TensorShape(None) if s.ndims is None else TensorShape(s.as_list()[1:]) for s in shapes]
         self._slices = slices
@@ -539,6 +540,10 @@ class _Range(Dataset):
 
 class _Zip(Dataset):
     def __init__(self, datasets: Any) -> None:
+        if isinstance(datasets, list):
+            raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested) structures of "
+                            "`tf.data.Dataset` objects. Python `list` is not supported and you should use `tuple` "
+                            "instead.")
         self._parts = nest.flatten(datasets)
         for p in self._parts:
             if not isinstance(p, Dataset):
@@ -712,7 +717,8 @@ class _Filter(Dataset):
         self._input = ds
         self._fn = _Traced(ds, fn, "filter")
         if self._fn.types != [_dtypes.bool] or self._fn.shapes[0].ndims not in (0, None):
-            raise ValueError("Dataset.filter: the predicate must return a scalar bool tensor.")
+            raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its "
+                             f"return type is {self._fn.types[0].name} {self._fn.shapes[0]}.")
         Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + self._fn.captured_outer)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:

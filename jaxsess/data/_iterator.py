@@ -202,7 +202,10 @@ class Iterator(nest.ElementSpec):
           ValueError: a one-shot iterator or one made by ``from_structure``.
         """
         if self._initializer is None:
-            raise ValueError("Iterator does not have an initializer.")
+            raise ValueError(
+                "The iterator does not have an initializer. This means it was likely created using "
+                "`tf.data.Dataset.make_one_shot_iterator()`. For an initializable iterator, use "
+                "`tf.data.Dataset.make_initializable_iterator()` instead.")
         return self._initializer
 
     def make_initializer(self, dataset: Any, name: str | None = None) -> Operation:

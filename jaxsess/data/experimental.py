@@ -17,7 +17,7 @@ from jaxsess.data._dataset import (
 from jaxsess.data._readers import CsvDataset as CsvDataset
 
 __all__ = ["AUTOTUNE", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter", "bucket_by_sequence_length",
-           "choose_from_datasets", "enumerate_dataset", "group_by_window", "ignore_errors", "map_and_batch",
+           "choose_from_datasets", "enumerate_dataset", "group_by_window", "ignore_errors", "map_and_batch", "parallel_interleave",
            "sample_from_datasets", "scan", "shuffle_and_repeat", "take_while", "unbatch", "unique"]
 
 Transformation = Callable[[Dataset], Dataset]
@@ -30,6 +30,14 @@ def map_and_batch(map_func: Callable[..., Any], batch_size: int, num_parallel_ba
     """``map(map_func).batch(batch_size, drop_remainder)``, as
     ``tf.data.experimental.map_and_batch``."""
     return lambda ds: ds.map(map_func).batch(batch_size, drop_remainder=drop_remainder)
+
+
+def parallel_interleave(map_func: Callable[..., Any], cycle_length: int, block_length: int = 1, sloppy: bool = False,
+                        buffer_output_elements: Any = None, prefetch_input_elements: Any = None) -> Transformation:
+    """``Dataset.interleave(map_func, cycle_length, block_length)``, as
+    ``tf.data.experimental.parallel_interleave`` (deterministic: ``sloppy`` is
+    accepted and the order is the one ``sloppy=False`` gives)."""
+    return lambda ds: ds.interleave(map_func, cycle_length, block_length)
 
 
 def shuffle_and_repeat(buffer_size: int, count: int | None = None, seed: int | None = None) -> Transformation:

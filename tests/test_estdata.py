@@ -184,3 +184,11 @@ def test_serving_input_receiver_names_single_tensors() -> None:
     with pytest.raises(ValueError, match="default"):
         export_outputs_for_predict({"a": tf.estimator.export.PredictOutput(x),
                                     "b": tf.estimator.export.PredictOutput(x)}, None)
+
+
+def test_py_function_in_map_gets_values_with_numpy() -> None:
+    ds = tf.data.Dataset.range(3).map(lambda x: tf.py_function(lambda v: v.numpy() * 3, [x], tf.int64))
+    assert [int(v) for v in _drain(ds)] == [0, 3, 6]  # TF 2.21
+    words = tf.py_function(lambda s: s.numpy().upper(), [tf.constant("ab")], tf.string)
+    with tf.Session() as sess:
+        assert sess.run(words) == b"AB"

@@ -411,7 +411,11 @@ from jaxsess.ops.random_ops import (
     truncated_normal as truncated_normal,
 )
 from jaxsess.ops.rnn import reverse_sequence as reverse_sequence
-from jaxsess.ops.script_ops import numpy_function as numpy_function, py_func as py_func
+from jaxsess.ops.script_ops import (
+    numpy_function as numpy_function,
+    py_func as py_func,
+    py_function as py_function,
+)
 from jaxsess.ops.segment_ops import (
     bincount as bincount,
     boolean_mask as boolean_mask,

@@ -43,6 +43,7 @@ from jaxsess.ops.math_ops import (
     sqrt,
     where,
 )
+from jaxsess.ops.parsing_ops import FixedLenFeature
 from jaxsess.ops.variable_scope import get_variable, variable_scope
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "numeric_column", "categorical_column_with_vocabulary_list", "categorical_column_with_identity",
     "categorical_column_with_hash_bucket", "bucketized_column", "crossed_column", "indicator_column",
     "embedding_column", "weighted_categorical_column", "input_layer", "linear_model", "WeightedCategoricalColumn",
+    "make_parse_example_spec",
 ]
 
 
@@ -700,3 +702,38 @@ def linear_model(features: Mapping[str, Any], feature_columns: Sequence[Any], un
             cols_to_vars["bias"] = [bias]
         total = add_n(weighted_sums) if len(weighted_sums) > 1 else weighted_sums[0]
         return total + bias
+
+
+def make_parse_example_spec(feature_columns: Sequence[Any]) -> dict[str, FixedLenFeature]:
+    """``{feature key: FixedLenFeature}`` to parse the columns' features from
+    ``tf.train.Example`` protos, as ``tf.compat.v1.feature_column.make_parse_example_spec``
+    (a numeric column: its shape, dtype and default; a bucketized one: its source's).
+
+    Raises:
+      ValueError: two columns give different specs for one key, or an argument
+        that is not a feature column.
+      NotImplementedError: a categorical column (TF parses it as a sparse
+        ``VarLenFeature``; jaxsess's features are dense).
+    """
+    spec: dict[str, FixedLenFeature] = {}
+
+    def add(column: Any) -> None:
+        if isinstance(column, BucketizedColumn):
+            column = column.source_column
+        if isinstance(column, IndicatorColumn | EmbeddingColumn):
+            add(column.categorical_column)
+            return
+        if not isinstance(column, NumericColumn):
+            if hasattr(column, "name"):
+                raise NotImplementedError(f"make_parse_example_spec: {type(column).__name__} {column.name!r} "
+                                          "parses a sparse VarLenFeature, which jaxsess does not support.")
+            raise ValueError(f"All feature_columns must be FeatureColumn instances. Given: {column}")
+        entry = FixedLenFeature(list(column.shape), column.dtype, column.default_value)
+        if column.key in spec and spec[column.key] != entry:
+            raise ValueError(f"Duplicate feature column key found for column: {column.key}. This usually means "
+                             "that the column is almost identical to another column, and one must be discarded.")
+        spec[column.key] = entry
+
+    for column in _columns(feature_columns):
+        add(column)
+    return spec

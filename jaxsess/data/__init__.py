@@ -2,6 +2,9 @@
 :mod:`jaxsess.data._dataset`). The folder also holds the files of
 :mod:`jaxsess.datasets` (``digits.npz``)."""
 
+from typing import Any
+
+from jaxsess.data import experimental as experimental
 from jaxsess.data._dataset import AUTOTUNE as AUTOTUNE, Dataset as Dataset
 from jaxsess.data._iterator import Iterator as Iterator
 from jaxsess.data._readers import TextLineDataset as TextLineDataset, TFRecordDataset as TFRecordDataset
@@ -17,10 +20,20 @@ def make_initializable_iterator(dataset: Dataset, shared_name: str | None = None
     return dataset.make_initializable_iterator(shared_name)  # type: ignore[no-any-return]
 
 
-class experimental:  # noqa: N801 - TF's namespace
-    """``tf.data.experimental``'s constants."""
+def get_output_types(dataset_or_iterator: Dataset | Iterator) -> Any:
+    """The element structure's dtypes, as ``tf.compat.v1.data.get_output_types``."""
+    return dataset_or_iterator.output_types
 
-    AUTOTUNE = AUTOTUNE
+
+def get_output_shapes(dataset_or_iterator: Dataset | Iterator) -> Any:
+    """The element structure's static shapes, as ``tf.compat.v1.data.get_output_shapes``."""
+    return dataset_or_iterator.output_shapes
 
 
-__all__ = ["Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "AUTOTUNE", "make_one_shot_iterator", "make_initializable_iterator", "experimental"]
+def get_output_classes(dataset_or_iterator: Dataset | Iterator) -> Any:
+    """The element structure's classes (``Tensor``), as ``tf.compat.v1.data.get_output_classes``."""
+    return dataset_or_iterator.output_classes
+
+
+__all__ = ["Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "AUTOTUNE", "make_one_shot_iterator", "make_initializable_iterator", "experimental",
+           "get_output_types", "get_output_shapes", "get_output_classes"]

@@ -9,15 +9,19 @@ element is one call of that compiled function.
 
 Semantics follow ``tf.compat.v1.data`` with these differences: ``shuffle``
 draws from NumPy's generator (seeded from the graph and op seeds as TF seeds
-its ops), so the order differs from TF's for the same seed; ``map`` and
-``filter`` functions may not read variables nor capture tensors of the
-enclosing graph; ``num_parallel_calls``, ``prefetch`` and ``cache`` are
-accepted and change nothing.
+its ops), so the order differs from TF's for the same seed; a tensor of the
+enclosing graph that a dataset function reads (a placeholder, a variable) is
+read once, when the iterator starts (TF reads a variable at each element),
+and a one-shot iterator cannot read one (as TF); ``num_parallel_calls``,
+``prefetch``, ``cache`` and ``with_options`` are accepted and change
+nothing; ``ignore_errors`` ends the dataset at its first error (TF skips
+the failing element).
 """
 
 from __future__ import annotations
 
 import glob as _glob
+import os
 import random as _pyrandom
 from collections.abc import Callable, Iterator as PyIterator, Sequence
 from typing import Any
@@ -26,7 +30,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxsess import dtypes as _dtypes
+from jaxsess import dtypes as _dtypes, errors
 from jaxsess.data import _structure as nest
 from jaxsess.data._iterator import Iterator
 from jaxsess.graph._graph import Graph, Tensor
@@ -36,18 +40,19 @@ from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._core import constant_value, convert_to_tensor, placeholder, to_numpy
 from jaxsess.ops.random_ops import get_seed
 
-__all__ = ["Dataset", "AUTOTUNE", "RunContext"]
+__all__ = ["Dataset", "AUTOTUNE", "RunContext", "group_by_window", "bucket_by_sequence_length"]
 
 AUTOTUNE = -1
-Element = list[np.ndarray]  # the flat components of one element
+Element = list[Any]  # the flat components of one element (arrays; lists of arrays in a window)
 
 
 class RunContext:
     """One iterator initialization: the values of the captured tensors and
     per-dataset epoch counters (``shuffle`` reshuffles each epoch)."""
 
-    def __init__(self, captured: dict[Tensor, Any]) -> None:
+    def __init__(self, captured: dict[Tensor, Any], host: Any = None) -> None:
         self.captured = captured
+        self.host = host  # the session's host context (its tables), for host ops in dataset functions
         self.epochs: dict[int, int] = {}
 
     def next_epoch(self, ds: Dataset) -> int:
@@ -88,6 +93,7 @@ class Dataset(nest.ElementSpec):
         self._types = list(types)
         self._shapes = [TensorShape(s) for s in shapes]
         self._captured = list(captured)
+        self._nested = False  # True: each component of an element is a dataset (``window``)
 
     # Element spec (output_types/output_shapes/output_classes): nest.ElementSpec.
 
@@ -100,8 +106,8 @@ class Dataset(nest.ElementSpec):
         for el in self._iter(run):
             yield [np.asarray(v)[None] for v in el]
 
-    def _run_context(self, captured: dict[Tensor, Any]) -> RunContext:
-        return RunContext(captured)
+    def _run_context(self, captured: dict[Tensor, Any], host: Any = None) -> RunContext:
+        return RunContext(captured, host)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} shapes: {self.output_shapes}, types: {self.output_types}>"
@@ -171,10 +177,10 @@ class Dataset(nest.ElementSpec):
         return _Generator(names, _dtypes.string, TensorShape([]), ())
 
     @staticmethod
-    def range(*args: int) -> Dataset:  # noqa: A003 - TF's name
-        """``start, stop, step`` as Python's ``range``, int64 elements (canonical
-        int32 without x64), as ``Dataset.range``."""
-        return _Range(*args)
+    def range(*args: Any, output_type: Any = _dtypes.int64, name: str | None = None) -> Dataset:  # noqa: A003
+        """``start, stop, step`` (ints or int scalar tensors) as Python's
+        ``range``, ``output_type`` (int64) elements, as ``Dataset.range``."""
+        return _Range(*args, output_type=output_type)
 
     @staticmethod
     def zip(datasets: Any) -> Dataset:  # noqa: A003 - TF's name
@@ -215,7 +221,7 @@ class Dataset(nest.ElementSpec):
         Raises:
           ValueError: ``batch_size`` < 1.
         """
-        return _Batch(self, int(batch_size), bool(drop_remainder))
+        return _Batch(self, _count(batch_size), bool(drop_remainder))
 
     def shuffle(self, buffer_size: int, seed: int | None = None, reshuffle_each_iteration: bool | None = None,
                 name: str | None = None) -> Dataset:
@@ -228,15 +234,15 @@ class Dataset(nest.ElementSpec):
 
     def repeat(self, count: int | None = None, name: str | None = None) -> Dataset:
         """The dataset ``count`` times (``None`` or -1: forever), as ``Dataset.repeat``."""
-        return _Repeat(self, -1 if count is None else int(count))
+        return _Repeat(self, -1 if count is None else _count(count))
 
     def take(self, count: int, name: str | None = None) -> Dataset:
         """The first ``count`` elements (-1: all), as ``Dataset.take``."""
-        return _Take(self, int(count))
+        return _Take(self, _count(count))
 
     def skip(self, count: int, name: str | None = None) -> Dataset:
         """All but the first ``count`` elements (-1: none), as ``Dataset.skip``."""
-        return _Skip(self, int(count))
+        return _Skip(self, _count(count))
 
     def concatenate(self, dataset: Dataset, name: str | None = None) -> Dataset:
         """This dataset's elements, then ``dataset``'s, as ``Dataset.concatenate``.
@@ -257,6 +263,164 @@ class Dataset(nest.ElementSpec):
     def apply(self, transformation_func: Callable[[Dataset], Dataset]) -> Dataset:
         """``transformation_func(self)``, as ``Dataset.apply``."""
         return transformation_func(self)
+
+    def flat_map(self, map_func: Callable[..., Any], name: str | None = None) -> Dataset:
+        """The elements of the datasets ``map_func`` makes of each element, one
+        dataset after the other, as ``Dataset.flat_map``.
+
+        ``map_func`` is traced as :meth:`map` and must return a ``Dataset``;
+        over a :meth:`window` dataset it gets each window's components as
+        datasets.
+
+        Raises:
+          TypeError: ``map_func`` does not return a ``Dataset``.
+        """
+        return _FlatMap(self, map_func, "flat_map")
+
+    def interleave(self, map_func: Callable[..., Any], cycle_length: int | None = None, block_length: int | None = None,
+                   num_parallel_calls: Any = None, deterministic: Any = None, name: str | None = None) -> Dataset:
+        """The datasets ``map_func`` makes of ``cycle_length`` elements at a time,
+        ``block_length`` elements from each in turn, as ``Dataset.interleave``
+        (TF's order; ``cycle_length`` None or ``AUTOTUNE``: the number of CPU
+        cores, as TF).
+
+        Raises:
+          TypeError: ``map_func`` does not return a ``Dataset``.
+          ValueError: ``cycle_length`` or ``block_length`` below 1.
+        """
+        cycle = (os.cpu_count() or 1) if cycle_length is None or cycle_length == AUTOTUNE else int(cycle_length)
+        return _FlatMap(self, map_func, "interleave", cycle, 1 if block_length is None else int(block_length))
+
+    def padded_batch(self, batch_size: int, padded_shapes: Any = None, padding_values: Any = None,
+                     drop_remainder: bool = False, name: str | None = None) -> Dataset:
+        """Consecutive elements padded to a common shape and stacked, as
+        ``Dataset.padded_batch``.
+
+        Args:
+          padded_shapes: the element structure with a shape per component;
+            an unknown dimension (``None`` or -1) pads to the longest in the
+            batch. Default: the components' static shapes.
+          padding_values: the structure with a scalar per component (default
+            0, or ``b""`` for strings).
+
+        Raises:
+          ValueError: ``padded_shapes`` missing for a component of unknown rank.
+          TypeError: a padding value of another dtype than its component.
+          DataLossError (when iterated, as TF 2.21): an element longer than its
+            padded shape ("Attempted to pad to a smaller size than the input
+            element.").
+        """
+        return _PaddedBatch(self, int(batch_size), padded_shapes, padding_values, bool(drop_remainder))
+
+    def unbatch(self, name: str | None = None) -> Dataset:
+        """Each element split along its first dimension, as ``Dataset.unbatch``.
+
+        Raises:
+          ValueError: a scalar component.
+        """
+        return _Unbatch(self)
+
+    def window(self, size: int, shift: int | None = None, stride: int = 1, drop_remainder: bool = False,
+               name: str | None = None) -> Dataset:
+        """Windows of ``size`` elements (every ``stride``-th), starting every
+        ``shift`` elements (default ``size``), as ``Dataset.window``. Each
+        element is the element structure with a dataset per component, to
+        take apart with :meth:`flat_map` (``lambda w: w.batch(size)``)."""
+        return _Window(self, int(size), int(size if shift is None else shift), int(stride), bool(drop_remainder))
+
+    def shard(self, num_shards: int, index: int, name: str | None = None) -> Dataset:
+        """Every ``num_shards``-th element from ``index`` on, as ``Dataset.shard``.
+
+        Raises:
+          InvalidArgumentError: ``num_shards`` < 1 or ``index`` out of range.
+        """
+        return _Shard(self, int(num_shards), int(index))
+
+    def enumerate(self, start: int = 0, name: str | None = None) -> Dataset:  # noqa: A003 - TF's name
+        """``(index, element)`` pairs, the index int64 from ``start``, as ``Dataset.enumerate``."""
+        return _Enumerate(self, int(start))
+
+    def take_while(self, predicate: Callable[..., Any], name: str | None = None) -> Dataset:
+        """The elements until ``predicate`` (traced as :meth:`filter`) is first
+        false, as ``Dataset.take_while``."""
+        return _TakeWhile(self, predicate)
+
+    def scan(self, initial_state: Any, scan_func: Callable[..., Any], name: str | None = None) -> Dataset:
+        """``scan_func(state, element) -> (new_state, output)`` over the
+        elements, as ``Dataset.scan`` (``initial_state`` a constant structure).
+
+        Raises:
+          TypeError: the new state's structure or dtypes differ from the initial one.
+        """
+        return _Scan(self, initial_state, scan_func)
+
+    def unique(self, name: str | None = None) -> Dataset:
+        """The elements without repeats (int or string scalars), as ``Dataset.unique``."""
+        return _Unique(self)
+
+    def group_by_window(self, key_func: Callable[..., Any], reduce_func: Callable[..., Any],
+                        window_size: int | None = None, window_size_func: Callable[..., Any] | None = None,
+                        name: str | None = None) -> Dataset:
+        """Elements grouped by ``key_func`` (an int64 scalar); every ``window_size``
+        elements of a group go to ``reduce_func(key, window_dataset)``, whose
+        dataset's elements are the output, as ``Dataset.group_by_window``. At
+        the end the partial groups are reduced in key order, as TF."""
+        return group_by_window(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func: Callable[..., Any], bucket_boundaries: Sequence[int],
+                                  bucket_batch_sizes: Sequence[int], padded_shapes: Any = None,
+                                  padding_values: Any = None, pad_to_bucket_boundary: bool = False,
+                                  no_padding: bool = False, drop_remainder: bool = False,
+                                  name: str | None = None) -> Dataset:
+        """Elements bucketed by length and padded-batched per bucket, as
+        ``Dataset.bucket_by_sequence_length``: bucket ``i`` holds the lengths
+        in ``[bucket_boundaries[i-1], bucket_boundaries[i])``, batched by
+        ``bucket_batch_sizes[i]``.
+
+        Raises:
+          ValueError: ``len(bucket_batch_sizes) != len(bucket_boundaries) + 1``.
+        """
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                         padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                         drop_remainder)
+
+    def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
+        """The elements up to the first error, as ``Dataset.ignore_errors``
+        (TF skips only the failing element: jaxsess's host iterators cannot
+        go on after an error)."""
+        return _IgnoreErrors(self)
+
+    def with_options(self, options: Any, name: str | None = None) -> Dataset:
+        """Accepted for compatibility: the same dataset."""
+        return self
+
+    @staticmethod
+    def choose_from_datasets(datasets: Sequence[Dataset], choice_dataset: Dataset,
+                             stop_on_empty_dataset: bool = True) -> Dataset:
+        """Elements of ``datasets[i]`` for each ``i`` of ``choice_dataset`` (int64
+        scalars), as ``Dataset.choose_from_datasets``.
+
+        Raises:
+          TypeError: datasets of different element types, or a choice
+            dataset that is not of int64 scalars.
+        """
+        if choice_dataset._types != [_dtypes.int64] or choice_dataset._shapes[0].ndims not in (0, None):
+            raise TypeError("Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar of "
+                            f"`tf.int64` dtype, but got {choice_dataset.output_types}.")
+        return _Choose(list(datasets), choice_dataset, None, None, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets: Sequence[Dataset], weights: Sequence[float] | None = None,
+                             seed: int | None = None, stop_on_empty_dataset: bool = False) -> Dataset:
+        """Elements of ``datasets`` drawn at random with ``weights``, as
+        ``Dataset.sample_from_datasets`` (NumPy's generator: another order
+        than TF's for a seed)."""
+        return _Choose(list(datasets), None, weights, seed, stop_on_empty_dataset)
+
+    @staticmethod
+    def counter(start: int = 0, step: int = 1, dtype: Any = _dtypes.int64, name: str | None = None) -> Dataset:
+        """``start, start + step, ...`` forever, as ``Dataset.counter``."""
+        return _Counter(int(start), int(step), dtype)
 
     # -- iterators ------------------------------------------------------------------------
 
@@ -279,9 +443,7 @@ class Dataset(nest.ElementSpec):
 
 class _Slices(Dataset):
     def __init__(self, tensors: Any, *, slices: bool) -> None:
-        if isinstance(tensors, list):  # TF converts a list to one tensor
-            tensors = to_numpy(tensors, None) if not any(isinstance(v, Tensor) for v in tensors) else \
-                convert_to_tensor(tensors)
+        tensors = _lists_to_arrays(tensors)  # TF converts a list to one tensor
         leaves = nest.flatten(tensors)
         comps = [_component(v, "tensors") for v in leaves]
         self._values = [c[0] for c in comps]
@@ -296,7 +458,8 @@ class _Slices(Dataset):
                 if s.ndims is not None and s[0] is not None:
                     firsts.add(s[0])
             if len(firsts) > 1:
-                raise ValueError(f"Dimensions {sorted(firsts)} in the components of from_tensor_slices differ.")
+                a, b = sorted(firsts)[:2]
+                raise ValueError(f"Dimensions {a} and {b} are not compatible")
             self._n = firsts.pop() if firsts else None
             shapes = [TensorShape(None) if s.ndims is None else TensorShape(s.as_list()[1:]) for s in shapes]
         self._slices = slices
@@ -364,19 +527,23 @@ def _flatten_like(template: Any, value: Any) -> list[Any]:
 
 
 class _Range(Dataset):
-    def __init__(self, *args: int) -> None:
-        self._range = range(*[int(a) for a in args])
-        d = _dtypes.canonical(_dtypes.int64)
-        super().__init__(None, [d], [TensorShape([])])
+    def __init__(self, *args: Any, output_type: Any = _dtypes.int64) -> None:
+        self._args = [_count(a) for a in args]
+        d = _dtypes.canonical(output_type)
+        super().__init__(None, [d], [TensorShape([])], [t for a in self._args for t in _tensors_of(a)])
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         d = self._types[0].np_dtype
-        for i in self._range:
+        for i in range(*[_resolve(a, run) for a in self._args]):
             yield [np.asarray(i, d)]
 
 
 class _Zip(Dataset):
     def __init__(self, datasets: Any) -> None:
+        if isinstance(datasets, list):
+            raise TypeError("Invalid input to `zip`. Inputs are expected to be (nested) structures of "
+                            "`tf.data.Dataset` objects. Python `list` is not supported and you should use `tuple` "
+                            "instead.")
         self._parts = nest.flatten(datasets)
         for p in self._parts:
             if not isinstance(p, Dataset):
@@ -398,6 +565,30 @@ class _Zip(Dataset):
             yield out
 
 
+class _FunctionGraph(Graph):
+    """The private graph of a dataset function. A tensor of another graph that
+    an op in it reads is captured (as TF's function graphs do): a constant is
+    copied in; any other becomes a placeholder fed the tensor's value, which
+    the dataset reads when its iterator starts (``captured``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.captured: dict[Tensor, Tensor] = {}  # outer tensor -> its placeholder here
+
+    def capture(self, t: Tensor) -> Tensor:
+        if t.graph is self:
+            return t
+        inner = self.captured.get(t)
+        if inner is None:
+            c = constant_value(t)
+            with self.as_default():
+                if c is not None and t.dtype != _dtypes.string:
+                    return convert_to_tensor(np.asarray(c, t.dtype.np_dtype))
+                inner = placeholder(t.dtype, t.shape, name="captured")
+            self.captured[t] = inner
+        return inner
+
+
 class _Traced:
     """A function of one element traced into a private graph and compiled.
 
@@ -407,18 +598,40 @@ class _Traced:
     ``Session.run`` does for graphs with host ops, :mod:`jaxsess._host_run`).
     """
 
-    def __init__(self, ds: Dataset, fn: Callable[..., Any], what: str) -> None:
-        graph = Graph()
+    def __init__(self, ds: Dataset, fn: Callable[..., Any], what: str, *, returns_dataset: bool = False,
+                 lead: Sequence[tuple[_dtypes.DType, TensorShape]] = ()) -> None:
+        graph = _FunctionGraph()
         with graph.as_default():
-            phs = [placeholder(t, s, name=f"arg{i}") for i, (t, s) in enumerate(zip(ds._types, ds._shapes))]
-            args = nest.pack(ds._structure, phs)
+            phs = [placeholder(t, s, name=f"key{i}") for i, (t, s) in enumerate(lead)]
+            lead_args = list(phs)
+            comps: list[Any] = []
+            for i, (t, s) in enumerate(zip(ds._types, ds._shapes)):
+                if ds._nested:  # the components of a window are datasets
+                    comps.append(_WindowSource(t, s))
+                else:
+                    phs.append(placeholder(t, s, name=f"arg{i}"))
+                    comps.append(phs[-1])
+            self.sources = [c for c in comps if isinstance(c, _WindowSource)]
+            args = nest.pack(ds._structure, comps)
             if isinstance(args, tuple) and not hasattr(args, "_fields"):
-                out = fn(*args)
+                out = fn(*lead_args, *args)
             else:
-                out = fn(args)
+                out = fn(*lead_args, args)
+            if returns_dataset:
+                if not isinstance(out, Dataset):
+                    raise TypeError(f"The `map_func` argument of `{what}` must return a `Dataset` object, got "
+                                    f"{type(out).__name__}.")
+                self.dataset = out
+                out = tuple(t for t in out._captured if isinstance(t, Tensor))
+            elif self.sources:
+                raise NotImplementedError(f"Dataset.{what}: jaxsess takes window datasets in flat_map, "
+                                          "interleave and group_by_window only.")
             if isinstance(out, list):
                 out = tuple(out)
-            leaves = [convert_to_tensor(v) for v in nest.flatten(out)]
+            leaves = [graph.capture(t) if isinstance(t, Tensor) else t
+                      for t in (convert_to_tensor(v) for v in nest.flatten(out))]
+            self.captured_outer = list(graph.captured)  # the outer tensors it reads, fed after the element
+            phs += list(graph.captured.values())
         self.structure = nest.map_structure(lambda _: None, out)
         self.types = [t.dtype for t in leaves]
         self.shapes = [t.shape for t in leaves]
@@ -458,12 +671,19 @@ class _Traced:
         self._counters = {slot: 0 if slot[1].attrs.get("seeded", True) else _pyrandom.randint(0, 2**31 - 1)
                           for slot in plan.donated + plan.kept}
 
-    def __call__(self, element: Element) -> Element:
+    def __call__(self, element: Element, run: RunContext | None = None) -> Element:
         env: dict[Tensor, Any] = dict(self._consts)
+        if self.captured_outer:
+            if run is None:
+                raise ValueError("A dataset function that reads tensors of the enclosing graph needs their values.")
+            element = list(element) + [run.captured[t] for t in self.captured_outer]
         env.update(zip(self._phs, element))
+        host = run.host if run is not None else None
         for op in self._host_ops:
-            env.update(zip(op.outputs, host_impl(op)(None, op, [env[t] for t in op.inputs])))
+            env.update(zip(op.outputs, host_impl(op)(host, op, [env[t] for t in op.inputs])))
         plan = self._plan
+        if not self._dev_leaves:
+            return [np.asarray(env[t]) for t in self._leaves]
         donated = tuple(jnp.asarray(self._counters[s], jnp.uint32) for s in plan.donated)
         kept = tuple(jnp.asarray(self._counters[s], jnp.uint32) for s in plan.kept)
         feeds = tuple(env[t] for t in self._dev_feeds)
@@ -484,11 +704,12 @@ class _Map(Dataset):
     def __init__(self, ds: Dataset, fn: Callable[..., Any]) -> None:
         self._input = ds
         self._fn = _Traced(ds, fn, "map")
-        Dataset.__init__(self, self._fn.structure, self._fn.types, self._fn.shapes, ds._captured)
+        Dataset.__init__(self, self._fn.structure, self._fn.types, self._fn.shapes,
+                         ds._captured + self._fn.captured_outer)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for el in self._input._iter(run):
-            yield self._fn(el)
+            yield self._fn(el, run)
 
 
 class _Filter(Dataset):
@@ -496,26 +717,30 @@ class _Filter(Dataset):
         self._input = ds
         self._fn = _Traced(ds, fn, "filter")
         if self._fn.types != [_dtypes.bool] or self._fn.shapes[0].ndims not in (0, None):
-            raise ValueError("Dataset.filter: the predicate must return a scalar bool tensor.")
-        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+            raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its "
+                             f"return type is {self._fn.types[0].name} {self._fn.shapes[0]}.")
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + self._fn.captured_outer)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for el in self._input._iter(run):
-            if bool(self._fn(el)[0]):
+            if bool(self._fn(el, run)[0]):
                 yield el
 
 
 class _Batch(Dataset):
-    def __init__(self, ds: Dataset, n: int, drop: bool) -> None:
-        if n < 1:
+    def __init__(self, ds: Dataset, n: int | Tensor, drop: bool) -> None:
+        if isinstance(n, int) and n < 1:
             raise ValueError(f"batch_size must be at least 1, got {n}.")
         self._input, self._n, self._drop = ds, n, drop
-        shapes = [TensorShape(None) if s.ndims is None else TensorShape([n if drop else None, *s.as_list()])
+        static = n if drop and isinstance(n, int) else None
+        shapes = [TensorShape(None) if s.ndims is None else TensorShape([static, *s.as_list()])
                   for s in ds._shapes]
-        Dataset.__init__(self, ds._structure, ds._types, shapes, ds._captured)
+        Dataset.__init__(self, ds._structure, ds._types, shapes, ds._captured + _tensors_of(n))
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
-        n = self._n
+        n = _resolve(self._n, run)
+        if n < 1:
+            raise errors.InvalidArgumentError(None, None, f"Batch size must be greater than zero, got {n}")
         pending: list[Element] = []
         count = 0
         for chunk in self._input._iter_chunks(run):
@@ -577,14 +802,32 @@ class _Shuffle(Dataset):
             yield out
 
 
+def _count(count: Any) -> int | Tensor:
+    """A count argument: a Python int, or a tensor read when iteration starts."""
+    if isinstance(count, Tensor) or hasattr(count, "_as_graph_element"):
+        t = convert_to_tensor(count)
+        c = constant_value(t)
+        return t if c is None else int(c)
+    return int(count)
+
+
+def _tensors_of(count: int | Tensor) -> list[Tensor]:
+    return [count] if isinstance(count, Tensor) else []
+
+
+def _resolve(count: int | Tensor, run: RunContext) -> int:
+    return int(run.captured[count]) if isinstance(count, Tensor) else count
+
+
 class _Repeat(Dataset):
-    def __init__(self, ds: Dataset, count: int) -> None:
+    def __init__(self, ds: Dataset, count: int | Tensor) -> None:
         self._input, self._count = ds, count
-        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + _tensors_of(count))
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
+        count = _resolve(self._count, run)
         i = 0
-        while self._count < 0 or i < self._count:
+        while count < 0 or i < count:
             empty = True
             for el in self._input._iter(run):
                 empty = False
@@ -594,8 +837,9 @@ class _Repeat(Dataset):
             i += 1
 
     def _iter_chunks(self, run: RunContext) -> PyIterator[Element]:
+        count = _resolve(self._count, run)
         i = 0
-        while self._count < 0 or i < self._count:
+        while count < 0 or i < count:
             empty = True
             for chunk in self._input._iter_chunks(run):
                 empty = False
@@ -606,28 +850,30 @@ class _Repeat(Dataset):
 
 
 class _Take(Dataset):
-    def __init__(self, ds: Dataset, count: int) -> None:
+    def __init__(self, ds: Dataset, count: int | Tensor) -> None:
         self._input, self._count = ds, count
         shapes = ds._shapes
-        Dataset.__init__(self, ds._structure, ds._types, shapes, ds._captured)
+        Dataset.__init__(self, ds._structure, ds._types, shapes, ds._captured + _tensors_of(count))
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
-        if self._count == 0:
+        count = _resolve(self._count, run)
+        if count == 0:
             return
         for i, el in enumerate(self._input._iter(run)):
             yield el
-            if self._count >= 0 and i + 1 >= self._count:
+            if count >= 0 and i + 1 >= count:
                 return
 
 
 class _Skip(Dataset):
-    def __init__(self, ds: Dataset, count: int) -> None:
+    def __init__(self, ds: Dataset, count: int | Tensor) -> None:
         self._input, self._count = ds, count
-        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + _tensors_of(count))
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
+        count = _resolve(self._count, run)
         for i, el in enumerate(self._input._iter(run)):
-            if self._count < 0 or i < self._count:
+            if count < 0 or i < count:
                 continue
             yield el
 
@@ -645,3 +891,528 @@ class _Concatenate(Dataset):
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         yield from self._a._iter(run)
         yield from self._b._iter(run)
+
+
+def _lists_to_arrays(s: Any) -> Any:
+    """A source structure with its lists as arrays: ``tf.data`` converts a list
+    to one tensor wherever it stands in a tuple or dict."""
+    if isinstance(s, list):
+        return convert_to_tensor(s) if any(isinstance(v, Tensor) for v in nest.flatten(s)) else to_numpy(s, None)
+    if isinstance(s, dict):
+        return type(s)((k, _lists_to_arrays(v)) for k, v in s.items())
+    if isinstance(s, tuple) and hasattr(s, "_fields"):
+        return type(s)(*[_lists_to_arrays(v) for v in s])
+    if isinstance(s, tuple):
+        return tuple(_lists_to_arrays(v) for v in s)
+    return s
+
+
+def _merge_shapes(s: TensorShape, t: TensorShape) -> TensorShape:
+    """The most specific shape both ``s`` and ``t`` fit (unknown where they differ)."""
+    if s == t:
+        return s
+    if s.ndims is None or t.ndims is None or s.ndims != t.ndims:
+        return TensorShape(None)
+    return TensorShape([x if x == y else None for x, y in zip(s.as_list(), t.as_list())])
+
+
+class _WindowSource(Dataset):
+    """One component of a window, as a dataset inside a function of ``flat_map``,
+    ``interleave`` or ``group_by_window``: its values are the run's captured
+    value under this source (a list of arrays)."""
+
+    def __init__(self, dtype: _dtypes.DType, shape: TensorShape) -> None:
+        self.name = "window"
+        super().__init__(None, [dtype], [shape])
+        self._captured = [self]  # type: ignore[list-item]
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        for v in run.captured[self]:  # type: ignore[index]
+            yield [v]
+
+
+class _DatasetFn:
+    """A function from an element (and leading key tensors) to a dataset,
+    traced once; each call gives the iterator of the dataset it makes."""
+
+    def __init__(self, ds: Dataset, fn: Callable[..., Any], what: str,
+                 lead: Sequence[tuple[_dtypes.DType, TensorShape]] = ()) -> None:
+        self._traced = _Traced(ds, fn, what, returns_dataset=True, lead=lead)
+        self.dataset: Dataset = self._traced.dataset
+        self._tensors = [t for t in self.dataset._captured if isinstance(t, Tensor)]
+        self._nested = ds._nested
+
+    def __call__(self, element: Element, run: RunContext, lead: Sequence[Any] = ()) -> PyIterator[Element]:
+        values = self._traced(list(lead) + ([] if self._nested else list(element)), run)
+        captured: dict[Any, Any] = dict(zip(self._tensors, values))
+        captured.update(zip(self._traced.sources, element if self._nested else ()))
+        return self.dataset._iter(RunContext(captured, run.host))
+
+
+class _FlatMap(Dataset):
+    def __init__(self, ds: Dataset, fn: Callable[..., Any], what: str, cycle_length: int = 1,
+                 block_length: int = 1) -> None:
+        if cycle_length < 1 or block_length < 1:
+            raise ValueError(f"`cycle_length` and `block_length` must be positive, got {cycle_length} and "
+                             f"{block_length}.")
+        self._input, self._cycle, self._block = ds, cycle_length, block_length
+        self._fn = _DatasetFn(ds, fn, what)
+        inner = self._fn.dataset
+        Dataset.__init__(self, inner._structure, inner._types, inner._shapes,
+                         ds._captured + self._fn._traced.captured_outer)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        # the interleave loop of TF's InterleaveDatasetOp (flat_map: cycle and block length 1)
+        upstream = self._input._iter(run)
+        cycle: list[PyIterator[Element] | None] = [None] * self._cycle
+        index = block = num_open = 0
+        end_of_input = False
+        while not end_of_input or num_open > 0:
+            current = cycle[index]
+            if current is not None:
+                el = next(current, None)
+                if el is not None:
+                    block += 1
+                    if block == self._block:
+                        index, block = (index + 1) % self._cycle, 0
+                    yield el
+                    continue
+                cycle[index] = None
+                num_open -= 1
+                index, block = (index + 1) % self._cycle, 0
+            elif not end_of_input:
+                nxt = next(upstream, None)
+                if nxt is None:
+                    end_of_input = True
+                else:
+                    cycle[index] = self._fn(nxt, run)
+                    num_open += 1
+            else:
+                index, block = (index + 1) % self._cycle, 0
+
+
+def _pad_target(padded: TensorShape, values: list[np.ndarray], i: int) -> list[int]:
+    ranks = {v.ndim for v in values}
+    if len(ranks) > 1 or (padded.ndims is not None and ranks != {padded.ndims}):
+        raise errors.InvalidArgumentError(
+            None, None, f"All elements in a batch must have the same rank as the padded shape for component{i}: "
+            f"expected rank {padded.ndims} but got element with rank {sorted(ranks)[-1]}")
+    rank = ranks.pop()
+    dims = padded.as_list() if padded.ndims is not None else [None] * rank
+    out = []
+    for d, size in enumerate(dims):
+        longest = max(v.shape[d] for v in values)
+        if size is None:
+            out.append(longest)
+        elif longest > size:
+            raise errors.DataLossError(  # TF 2.21's class for this message
+                None, None, "Attempted to pad to a smaller size than the input element.")
+        else:
+            out.append(size)
+    return out
+
+
+class _PaddedBatch(Dataset):
+    def __init__(self, ds: Dataset, n: int, padded_shapes: Any, padding_values: Any, drop: bool) -> None:
+        if n < 1:
+            raise ValueError(f"batch_size must be at least 1, got {n}.")
+        if padded_shapes is None:
+            for s in ds._shapes:
+                if s.ndims is None:
+                    raise ValueError("You must provide `padded_shapes` argument because component 0 has "
+                                     "unknown rank.")
+            pads = list(ds._shapes)
+        else:
+            pads = [TensorShape([None if d is not None and int(d) < 0 else d for d in x]
+                                if isinstance(x, list | tuple) else x)
+                    for x in _flatten_like(ds._structure, padded_shapes)]
+            for p, s in zip(pads, ds._shapes):
+                if p.ndims is not None and s.ndims is not None and (p.ndims != s.ndims or any(
+                        a is not None and b is not None and a < b for a, b in zip(p.as_list(), s.as_list()))):
+                    raise ValueError(f"The padded shape {p} is not compatible with the shape {s} of the "
+                                     f"corresponding input component.")
+        if padding_values is None:
+            fills = [b"" if t == _dtypes.string else np.zeros((), t.np_dtype) for t in ds._types]  # type: list[Any]
+        else:
+            fills = []
+            for v, t in zip(_flatten_like(ds._structure, padding_values), ds._types):
+                c = constant_value(v) if isinstance(v, Tensor) else v
+                if isinstance(v, Tensor) and v.dtype != t:
+                    raise TypeError(f"Invalid `padding_values`. `padding_values` values should have the same "
+                                    f"type as the input dataset's corresponding component type: {t.name}, "
+                                    f"got {v.dtype.name}.")
+                if c is None:  # computed in the graph: read when the iterator starts, as TF captures it
+                    fills.append(convert_to_tensor(v))
+                else:
+                    fills.append(c if t == _dtypes.string else np.asarray(c, t.np_dtype))
+        self._input, self._n, self._drop, self._pads, self._fills = ds, n, drop, pads, fills
+        shapes = [TensorShape([n if drop else None, *p.as_list()]) if p.ndims is not None else TensorShape(None)
+                  for p in pads]
+        Dataset.__init__(self, ds._structure, ds._types, shapes,
+                         ds._captured + [f for f in fills if isinstance(f, Tensor)])
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        fills = [run.captured[f] if isinstance(f, Tensor) else f for f in self._fills]
+        pending: list[Element] = []
+        for el in self._input._iter(run):
+            pending.append(el)
+            if len(pending) == self._n:
+                yield self._pad(pending, fills)
+                pending = []
+        if pending and not self._drop:
+            yield self._pad(pending, fills)
+
+    def _pad(self, els: list[Element], fills: list[Any]) -> Element:
+        out = []
+        for i, (t, fill, pad) in enumerate(zip(self._types, fills, self._pads)):
+            values = [np.asarray(e[i]) for e in els]
+            target = _pad_target(pad, values, i)
+            batch = np.full([len(values), *target], fill, dtype=object if t == _dtypes.string else t.np_dtype)
+            for j, v in enumerate(values):
+                batch[(j, *[slice(0, d) for d in v.shape])] = v  # type: ignore[index]
+            out.append(batch)
+        return out
+
+
+class _Unbatch(Dataset):
+    def __init__(self, ds: Dataset) -> None:
+        for s in ds._shapes:
+            if s.ndims == 0:
+                raise ValueError("Cannot unbatch an input with scalar components.")
+        self._input = ds
+        shapes = [TensorShape(None) if s.ndims is None else TensorShape(s.as_list()[1:]) for s in ds._shapes]
+        Dataset.__init__(self, ds._structure, ds._types, shapes, ds._captured)
+
+    def _iter_chunks(self, run: RunContext) -> PyIterator[Element]:
+        for el in self._input._iter(run):
+            el = [np.asarray(v) for v in el]
+            if len({v.shape[0] for v in el}) > 1:
+                raise errors.InvalidArgumentError(
+                    None, None, "Input element must have the same batch size in each component. Component 0 had "
+                    f"size {el[0].shape[0]} but component {[v.shape[0] for v in el].index(el[-1].shape[0])} had "
+                    f"size {el[-1].shape[0]}.")
+            yield el
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        for el in self._iter_chunks(run):
+            for i in range(el[0].shape[0] if el else 0):
+                yield [v[i] for v in el]
+
+
+class _Window(Dataset):
+    def __init__(self, ds: Dataset, size: int, shift: int, stride: int, drop: bool) -> None:
+        for name, v in (("size", size), ("shift", shift), ("stride", stride)):
+            if v < 1:
+                raise errors.InvalidArgumentError(None, None, f"Window {name} must be greater than zero, but got "
+                                                  f"{v}.")
+        self._input, self._size, self._shift, self._stride, self._drop = ds, size, shift, stride, drop
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+        self._nested = True
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        upstream = self._input._iter(run)
+        buf: list[Element] = []
+        base = start = 0
+        done = False
+        while True:
+            end = start + (self._size - 1) * self._stride + 1
+            while base + len(buf) < end and not done:
+                el = next(upstream, None)
+                if el is None:
+                    done = True
+                else:
+                    buf.append(el)
+            window = [buf[p - base] for p in range(start, min(end, base + len(buf)), self._stride)]
+            if not window or (len(window) < self._size and self._drop):
+                return
+            yield [[e[i] for e in window] for i in range(len(self._types))]
+            start += self._shift
+            del buf[:start - base]
+            base = start
+
+
+class _GroupByWindow(Dataset):
+    """Elements grouped by a key; each full group (and, at the end, each
+    partial one in key order, as TF's ``std::map``) goes through ``reduce``."""
+
+    def __init__(self, ds: Dataset, key: Callable[[Element, RunContext], int], window_size: Callable[[int], int],
+                 reduce: Callable[[int, list[Element], RunContext], PyIterator[Element]], spec: Dataset,
+                 captured: Sequence[Tensor] = ()) -> None:
+        self._input, self._key, self._window_size, self._reduce = ds, key, window_size, reduce
+        Dataset.__init__(self, spec._structure, spec._types, spec._shapes, ds._captured + list(captured))
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        groups: dict[int, list[Element]] = {}
+        for el in self._input._iter(run):
+            k = self._key(el, run)
+            group = groups.setdefault(k, [])
+            group.append(el)
+            if len(group) == self._window_size(k):
+                del groups[k]
+                yield from self._reduce(k, group, run)
+        for k in sorted(groups):
+            yield from self._reduce(k, groups[k], run)
+
+
+class _Elements(Dataset):
+    """Given elements, as a dataset (the groups of ``bucket_by_sequence_length``)."""
+
+    def __init__(self, spec: Dataset, elements: list[Element]) -> None:
+        self._elements = elements
+        Dataset.__init__(self, spec._structure, spec._types, spec._shapes)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        yield from self._elements
+
+
+def _scalar_key(traced: _Traced, what: str) -> None:
+    if traced.types[0] != _dtypes.int64 or traced.shapes[0].ndims not in (0, None):
+        raise ValueError(f"`{what}` must return a single tf.int64 scalar tensor, got {traced.types[0].name} "
+                         f"{traced.shapes[0]}.")
+
+
+def group_by_window(ds: Dataset, key_func: Callable[..., Any], reduce_func: Callable[..., Any],
+                    window_size: int | None = None, window_size_func: Callable[..., Any] | None = None) -> Dataset:
+    """As ``Dataset.group_by_window`` (see :meth:`Dataset.group_by_window`)."""
+    if (window_size is None) == (window_size_func is None):
+        raise ValueError("Either the `window_size` argument or the `window_size_func` argument must be "
+                         "specified.")
+    key = _Traced(ds, key_func, "group_by_window")
+    _scalar_key(key, "key_func")
+    int64 = _dtypes.int64, TensorShape([])
+    spec = Dataset(ds._structure, ds._types, ds._shapes)
+    spec._nested = True
+    reduce = _DatasetFn(spec, reduce_func, "group_by_window", lead=[int64])
+    if window_size_func is not None:
+        size_fn = _Traced(Dataset(None, [int64[0]], [int64[1]]), window_size_func, "group_by_window")
+        _scalar_key(size_fn, "window_size_func")
+
+        def size_of(k: int) -> int:
+            return int(size_fn([np.asarray(k, np.int64)])[0])
+    else:
+        def size_of(k: int) -> int:
+            return int(window_size)  # type: ignore[arg-type]
+
+    def reduce_group(k: int, group: list[Element], run: RunContext) -> PyIterator[Element]:
+        comps = [[e[i] for e in group] for i in range(len(ds._types))]
+        return reduce(comps, run, lead=[np.asarray(k, np.int64)])
+
+    return _GroupByWindow(ds, lambda el, run: int(key(el, run)[0]), size_of, reduce_group, reduce.dataset,
+                          key.captured_outer + reduce._traced.captured_outer)
+
+
+def bucket_by_sequence_length(ds: Dataset, element_length_func: Callable[..., Any], bucket_boundaries: Sequence[int],
+                              bucket_batch_sizes: Sequence[int], padded_shapes: Any = None,
+                              padding_values: Any = None, pad_to_bucket_boundary: bool = False,
+                              no_padding: bool = False, drop_remainder: bool = False) -> Dataset:
+    """As ``Dataset.bucket_by_sequence_length`` (see :meth:`Dataset.bucket_by_sequence_length`)."""
+    if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
+        raise ValueError(
+            f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
+            f"`len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
+            f"`len(bucket_boundaries)={len(bucket_boundaries)}`.")
+    length = _Traced(ds, element_length_func, "bucket_by_sequence_length")
+    boundaries = [int(b) for b in bucket_boundaries]
+    sizes = [int(b) for b in bucket_batch_sizes]
+    lows = [int(np.iinfo(np.int32).min), *boundaries]
+    highs = [*boundaries, int(np.iinfo(np.int32).max)]
+
+    def bucket_of(el: Element, run: RunContext) -> int:
+        n = int(length(el, run)[0])
+        return next(i for i, (lo, hi) in enumerate(zip(lows, highs)) if lo <= n < hi)
+
+    def batch_of(k: int, group: Dataset) -> Dataset:
+        if no_padding:
+            return group.batch(sizes[k], drop_remainder=drop_remainder)
+        filler = None
+        if pad_to_bucket_boundary:
+            if k >= len(sizes) - 1:
+                raise errors.InvalidArgumentError(
+                    None, None, "When pad_to_bucket_boundary=True, elements must have length < "
+                    "max(bucket_boundaries).")
+            filler = boundaries[k] - 1
+        shapes = [TensorShape(s) for s in (_flatten_like(ds._structure, padded_shapes) if padded_shapes is not None
+                                          else ds._shapes)]
+        dims = [[filler if d is None else d for d in s.as_list()] for s in shapes]
+        return group.padded_batch(sizes[k], nest.pack(ds._structure, dims), padding_values,
+                                  drop_remainder=drop_remainder)
+
+    spec = batch_of(0, ds) if not pad_to_bucket_boundary else _PaddedBatch(
+        ds, 1, padded_shapes, padding_values, drop_remainder)
+    if pad_to_bucket_boundary:
+        spec._shapes = [TensorShape([None, *([None] * (s.ndims or 0))]) for s in spec._shapes]
+
+    def reduce_group(k: int, group: list[Element], run: RunContext) -> PyIterator[Element]:
+        return batch_of(k, _Elements(ds, group))._iter(RunContext({}, run.host))
+
+    return _GroupByWindow(ds, bucket_of, lambda k: sizes[k], reduce_group, spec, length.captured_outer)
+
+
+class _Enumerate(Dataset):
+    def __init__(self, ds: Dataset, start: int) -> None:
+        self._input, self._start = ds, start
+        d = _dtypes.canonical(_dtypes.int64)
+        Dataset.__init__(self, (None, ds._structure), [d, *ds._types], [TensorShape([]), *ds._shapes], ds._captured)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        d = self._types[0].np_dtype
+        for i, el in enumerate(self._input._iter(run), self._start):
+            yield [np.asarray(i, d), *el]
+
+
+class _Shard(Dataset):
+    def __init__(self, ds: Dataset, num_shards: int, index: int) -> None:
+        if num_shards < 1:
+            raise errors.InvalidArgumentError(None, None, f"Number of shards must be greater than zero (currently "
+                                              f"num_shards = {num_shards}).")
+        if not 0 <= index < num_shards:
+            raise errors.InvalidArgumentError(None, None, f"Index must be between 0 and {num_shards - 1} "
+                                              f"(currently index = {index}).")
+        self._input, self._n, self._index = ds, num_shards, index
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        for i, el in enumerate(self._input._iter(run)):
+            if i % self._n == self._index:
+                yield el
+
+
+class _TakeWhile(Dataset):
+    def __init__(self, ds: Dataset, predicate: Callable[..., Any]) -> None:
+        self._input = ds
+        self._fn = _Traced(ds, predicate, "take_while")
+        if self._fn.types != [_dtypes.bool] or self._fn.shapes[0].ndims not in (0, None):
+            raise ValueError("`predicate` return type must be convertible to a scalar boolean tensor.")
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + self._fn.captured_outer)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        for el in self._input._iter(run):
+            if not bool(self._fn(el, run)[0]):
+                return
+            yield el
+
+
+class _Scan(Dataset):
+    def __init__(self, ds: Dataset, initial_state: Any, scan_func: Callable[..., Any]) -> None:
+        state = _lists_to_arrays(initial_state)
+        comps = [_component(v, "initial_state") for v in nest.flatten(state)]
+        if any(isinstance(c[0], Tensor) for c in comps):
+            raise NotImplementedError("Dataset.scan: jaxsess takes a constant `initial_state` only.")
+        self._state0 = [c[0] for c in comps]
+        n = len(comps)
+        spec = Dataset((nest.map_structure(lambda _: None, state), ds._structure), [c[1] for c in comps] + ds._types,
+                       [c[2] for c in comps] + ds._shapes)
+
+        def step(s: Any, el: Any) -> Any:
+            args = el if isinstance(el, tuple) and not hasattr(el, "_fields") else (el,)
+            out = scan_func(s, *args)
+            if not isinstance(out, tuple | list) or len(out) != 2:
+                raise TypeError("The scan function must return a pair comprising the new state and the output "
+                                "value.")
+            return tuple(out)
+
+        self._fn = _Traced(spec, step, "scan")
+        self._input, self._n = ds, n
+        out_structure = self._fn.structure[1]
+        k = len(nest.flatten(self._fn.structure[0]))
+        if k != n or [t for t in self._fn.types[:n]] != spec._types[:n]:
+            raise TypeError("The element types for the new state must match the initial state.")
+        Dataset.__init__(self, out_structure, self._fn.types[n:], self._fn.shapes[n:],
+                         ds._captured + self._fn.captured_outer)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        state = list(self._state0)
+        for el in self._input._iter(run):
+            out = self._fn(state + list(el), run)
+            state = out[:self._n]
+            yield out[self._n:]
+
+
+class _Unique(Dataset):
+    def __init__(self, ds: Dataset) -> None:
+        if len(ds._types) != 1 or ds._shapes[0].ndims not in (0, None) or not (
+                ds._types[0].is_integer or ds._types[0] == _dtypes.string):
+            raise TypeError("`tf.data.Dataset.unique` does not support type "
+                            f"{ds.output_types}: an integer or string scalar is needed.")
+        self._input = ds
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        seen: set[Any] = set()
+        for el in self._input._iter(run):
+            v = np.asarray(el[0]).item()
+            if v not in seen:
+                seen.add(v)
+                yield el
+
+
+class _Choose(Dataset):
+    """Elements of ``datasets`` picked by an index dataset (``choice``) or by
+    weighted draws (``weights`` with a seed)."""
+
+    def __init__(self, datasets: Sequence[Dataset], choice: Dataset | None, weights: Sequence[float] | None,
+                 seed: int | None, stop_on_empty: bool) -> None:
+        first = datasets[0]
+        for d in datasets[1:]:
+            if d._types != first._types:
+                raise TypeError(f"Invalid `datasets`. `datasets` must have compatible element specs.\n "
+                                f"Dataset 0 types={first.output_types}; dataset types={d.output_types}.")
+        shapes = list(first._shapes)
+        for d in datasets[1:]:
+            shapes = [_merge_shapes(s, t) for s, t in zip(shapes, d._shapes)]
+        self._datasets, self._choice, self._stop = list(datasets), choice, stop_on_empty
+        w = np.ones(len(datasets)) if weights is None else np.asarray(weights, np.float64)
+        self._weights = w / w.sum()
+        s1, s2 = get_seed(seed)
+        self._seeds = (int(s1), int(s2 or 0)) if s1 is not None else (_pyrandom.randint(0, 2**31 - 1), 0)
+        captured = [t for d in datasets for t in d._captured] + (choice._captured if choice else [])
+        Dataset.__init__(self, first._structure, first._types, shapes, captured)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        its: list[PyIterator[Element] | None] = [d._iter(run) for d in self._datasets]
+        if self._choice is not None:
+            picks: PyIterator[int] = (int(el[0]) for el in self._choice._iter(run))
+        else:
+            rng = np.random.default_rng([self._seeds[0], self._seeds[1], run.next_epoch(self)])
+
+            def draws() -> PyIterator[int]:
+                while any(it is not None for it in its):
+                    w = np.array([p if it is not None else 0.0 for p, it in zip(self._weights, its)])
+                    yield int(rng.choice(len(w), p=w / w.sum()))
+            picks = draws()
+        for i in picks:
+            if not 0 <= i < len(its):
+                raise errors.InvalidArgumentError(None, None, f"Selector index out of range: {i} >= {len(its)}")
+            it = its[i]
+            el = next(it, None) if it is not None else None
+            if el is None:
+                its[i] = None
+                if self._stop:
+                    return
+                continue
+            yield el
+
+
+class _Counter(Dataset):
+    def __init__(self, start: int, step: int, dtype: Any) -> None:
+        self._start, self._step = start, step
+        super().__init__(None, [_dtypes.canonical(dtype)], [TensorShape([])])
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        d = self._types[0].np_dtype
+        i = self._start
+        while True:
+            yield [np.asarray(i, d)]
+            i += self._step
+
+
+class _IgnoreErrors(Dataset):
+    def __init__(self, ds: Dataset) -> None:
+        self._input = ds
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        try:
+            yield from self._input._iter(run)
+        except errors.OpError:
+            return

@@ -8,6 +8,8 @@ iterator's position is a host resource of the session that runs it.
 
 from __future__ import annotations
 
+import itertools
+import weakref
 from typing import Any
 
 import numpy as np
@@ -18,9 +20,11 @@ from jaxsess.graph._graph import Operation, Tensor, get_default_graph
 from jaxsess.graph._host import device_lowering, register_host
 from jaxsess.graph._registry import register_op
 from jaxsess.graph._shape import TensorShape
-from jaxsess.ops._core import apply_op
+from jaxsess.ops._core import apply_op, convert_to_tensor
 
 __all__ = ["Iterator"]
+
+_IDS = itertools.count()
 
 
 def _next_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
@@ -45,7 +49,7 @@ def _make_iterator_device(*inputs: Any, **attrs: Any) -> Any:  # pragma: no cove
 
 
 def _start(ctx: Any, it: Iterator, dataset: Any, captured_values: dict[Tensor, Any]) -> None:
-    from_run = dataset._run_context(captured_values)
+    from_run = dataset._run_context(captured_values, ctx)
     ctx.resources[it] = dataset._iter(from_run)
 
 
@@ -56,9 +60,47 @@ def _host_make_iterator(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any
     return ()
 
 
-@register_host("IteratorGetNext", always=True)
+def _handle_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    return [(TensorShape([]), _dtypes.string)]
+
+
+@register_op("IteratorToStringHandle", num_outputs=1, infer=_handle_infer, lowering=device_lowering,
+             default_name="IteratorToStringHandle")
+def _to_handle_device(**attrs: Any) -> Any:  # pragma: no cover - host only
+    raise AssertionError("IteratorToStringHandle runs on the host")
+
+
+_HANDLES: weakref.WeakValueDictionary[bytes, Iterator] = weakref.WeakValueDictionary()
+
+
+@register_host("IteratorToStringHandle", always=True, infer=_handle_infer)
+def _host_to_handle(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    it: Iterator = op.attrs["iterator"]
+    _HANDLES[it._handle_name] = it
+    return (np.asarray(it._handle_name, dtype=object),)
+
+
+def _from_handle(op: Operation, feedable: Iterator, handle: Any) -> Iterator:
+    """The iterator a handle names, checked against the feedable iterator's structure."""
+    key = handle.item() if isinstance(handle, np.ndarray) else handle
+    key = key.encode("utf-8") if isinstance(key, str) else bytes(key)
+    it = _HANDLES.get(key)
+    if it is None:
+        raise errors.InvalidArgumentError(op.name, op, f"Could not find the iterator of string handle {key!r}: "
+                                          "feed the value of an iterator's string_handle().")
+    if it._types != feedable._types or any(not s.is_compatible_with(t) for s, t in zip(feedable._shapes,
+                                                                                         it._shapes)):
+        raise errors.InvalidArgumentError(
+            op.name, op, f"Number of components does not match or types differ: expected {feedable.output_types} "
+            f"{feedable.output_shapes}, the iterator of the handle has {it.output_types} {it.output_shapes}.")
+    return it
+
+
+@register_host("IteratorGetNext", always=True, infer=_next_infer)
 def _host_get_next(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
     it: Iterator = op.attrs["iterator"]
+    if inputs:  # an iterator from_string_handle: the fed handle picks the iterator
+        it = _from_handle(op, it, inputs[0])
     gen = ctx.resources.get(it)
     if gen is None:
         if it._one_shot is None:
@@ -98,6 +140,8 @@ class Iterator(nest.ElementSpec):
         self._shapes = shapes
         self._one_shot = one_shot
         self._initializer: Operation | None = None
+        self._handle: Tensor | None = None  # from_string_handle: the tensor naming the iterator to read
+        self._handle_name = f"jaxsess-iterator-{next(_IDS)}".encode()
 
     @classmethod
     def from_dataset(cls, dataset: Any, one_shot: bool) -> Iterator:
@@ -128,6 +172,27 @@ class Iterator(nest.ElementSpec):
                   else [TensorShape(s) for s in _flatten_shapes(output_types, output_shapes)])
         return Iterator(nest.map_structure(lambda _: None, output_types), types, shapes)
 
+    @staticmethod
+    def from_string_handle(string_handle: Any, output_types: Any, output_shapes: Any = None,
+                           output_classes: Any = None) -> Iterator:
+        """A feedable iterator: each run reads the iterator whose
+        :meth:`string_handle` value is fed to ``string_handle`` (a string
+        scalar placeholder), as ``Iterator.from_string_handle``.
+
+        Raises (when run):
+          InvalidArgumentError: the handle names no iterator, or one whose
+            element types or shapes differ.
+        """
+        it = Iterator.from_structure(output_types, output_shapes)
+        it._handle = convert_to_tensor(string_handle)
+        if it._handle.dtype != _dtypes.string:
+            raise TypeError(f"string_handle must be a tf.string tensor, got {it._handle.dtype.name}.")
+        return it
+
+    def string_handle(self, name: str | None = None) -> Tensor:
+        """A string scalar naming this iterator, to feed to an iterator made by
+        :meth:`from_string_handle`, as ``Iterator.string_handle``."""
+        return apply_op("IteratorToStringHandle", [], {"iterator": self}, name=name)  # type: ignore[no-any-return]
 
     @property
     def initializer(self) -> Operation:
@@ -137,7 +202,10 @@ class Iterator(nest.ElementSpec):
           ValueError: a one-shot iterator or one made by ``from_structure``.
         """
         if self._initializer is None:
-            raise ValueError("Iterator does not have an initializer.")
+            raise ValueError(
+                "The iterator does not have an initializer. This means it was likely created using "
+                "`tf.data.Dataset.make_one_shot_iterator()`. For an initializable iterator, use "
+                "`tf.data.Dataset.make_initializable_iterator()` instead.")
         return self._initializer
 
     def make_initializer(self, dataset: Any, name: str | None = None) -> Operation:
@@ -169,7 +237,8 @@ class Iterator(nest.ElementSpec):
           OutOfRangeError: the dataset is exhausted ("End of sequence").
           FailedPreconditionError: an initializable iterator not initialized.
         """
-        outs = apply_op("IteratorGetNext", [], {"iterator": self}, name=name)
+        inputs = [] if self._handle is None else [self._handle]
+        outs = apply_op("IteratorGetNext", inputs, {"iterator": self}, name=name)
         if not isinstance(outs, list):
             outs = [outs]
         return nest.pack(self._structure, outs)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Iterator as PyIterator
+from collections.abc import Iterator as PyIterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,9 +16,11 @@ from jaxsess import dtypes as _dtypes, errors
 from jaxsess.data._dataset import Dataset, Element, RunContext, _component
 from jaxsess.graph._graph import Tensor
 from jaxsess.graph._shape import TensorShape
+from jaxsess.ops._core import constant
+from jaxsess.ops.parsing_ops import decode_csv
 from jaxsess.python_io import compression_type_string, tf_record_iterator
 
-__all__ = ["TFRecordDataset", "TextLineDataset"]
+__all__ = ["TFRecordDataset", "TextLineDataset", "CsvDataset"]
 
 
 def _filenames(value: Any, what: str) -> tuple[Any, list[Tensor]]:
@@ -84,6 +86,7 @@ class TextLineDataset(Dataset):
                  num_parallel_reads: Any = None, name: str | None = None) -> None:
         self._files, captured = _filenames(filenames, "TextLineDataset")
         self._compression = compression_type_string(compression_type)
+        self._skip_header = False  # CsvDataset(header=True): the first line of each file is skipped
         super().__init__(None, [_dtypes.string], [TensorShape([])], captured)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
@@ -97,5 +100,45 @@ class TextLineDataset(Dataset):
                 data = gzip.decompress(data)
             elif self._compression == "ZLIB":
                 data = zlib.decompress(data)
-            for line in data.splitlines():
+            for line in data.splitlines()[1 if self._skip_header else 0:]:
                 yield [_scalar(line)]
+
+
+class CsvDataset(Dataset):
+    """The records of CSV files, one tuple of scalars per line, as
+    ``tf.data.experimental.CsvDataset`` (lines parsed as ``tf.io.decode_csv``).
+
+    Args:
+      filenames: as :class:`TFRecordDataset`.
+      record_defaults: one entry per (selected) column: a dtype (a required
+        column) or a default value (``[0.0]``, a one-element tensor).
+      header: skip the first line of each file.
+      field_delim, use_quote_delim, na_value, select_cols: as ``decode_csv``.
+      compression_type: ``''``/``None``, ``'GZIP'`` or ``'ZLIB'``.
+
+    Raises:
+      InvalidArgumentError (at ``get_next``): a line that does not parse (TF's
+        messages, see ``decode_csv``).
+    """
+
+    def __init__(self, filenames: Any, record_defaults: Sequence[Any], compression_type: str | None = None,
+                 buffer_size: Any = None, header: bool = False, field_delim: str = ",",
+                 use_quote_delim: bool = True, na_value: str = "", select_cols: Sequence[int] | None = None,
+                 exclude_cols: Sequence[int] | None = None, name: str | None = None) -> None:
+        if exclude_cols is not None:
+            raise NotImplementedError("CsvDataset: jaxsess takes select_cols, not exclude_cols.")
+        lines = TextLineDataset(filenames, compression_type)
+        lines._skip_header = bool(header)
+        defaults = [constant([], d) if isinstance(d, _dtypes.DType) else d for d in
+                    (_dtypes.as_dtype(r) if isinstance(r, _dtypes.DType | type) else r for r in record_defaults)]
+
+        def parse(line: Any) -> tuple[Any, ...]:
+            return tuple(decode_csv(line, defaults, field_delim, use_quote_delim, na_value=na_value,
+                                    select_cols=select_cols))
+
+        self._parsed = lines.map(parse)
+        super().__init__(self._parsed._structure, self._parsed._types, self._parsed._shapes,
+                         self._parsed._captured)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        return self._parsed._iter(run)

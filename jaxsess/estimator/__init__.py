@@ -4,9 +4,15 @@ predict with a ``model_fn`` and checkpoints in ``model_dir``), ``EstimatorSpec``
 ``DNNRegressor``, ``LinearClassifier``/``LinearRegressor`` and ``DNNLinearCombinedClassifier``/
 ``DNNLinearCombinedRegressor``."""
 
-from jaxsess.estimator import inputs as inputs
+from jaxsess.estimator import export as export, inputs as inputs
 from jaxsess.estimator._dnn import DNNClassifier as DNNClassifier, DNNRegressor as DNNRegressor
 from jaxsess.estimator._estimator import Estimator as Estimator, WarmStartSettings as WarmStartSettings
+from jaxsess.estimator._exporter import (
+    BestExporter as BestExporter,
+    Exporter as Exporter,
+    FinalExporter as FinalExporter,
+    LatestExporter as LatestExporter,
+)
 from jaxsess.estimator._linear import (
     DNNLinearCombinedClassifier as DNNLinearCombinedClassifier,
     DNNLinearCombinedRegressor as DNNLinearCombinedRegressor,
@@ -19,4 +25,17 @@ from jaxsess.estimator._training import (
     EvalSpec as EvalSpec,
     TrainSpec as TrainSpec,
     train_and_evaluate as train_and_evaluate,
+)
+from jaxsess.train._hooks import (  # TF's estimator namespace re-exports the training hooks
+    CheckpointSaverHook as CheckpointSaverHook,
+    CheckpointSaverListener as CheckpointSaverListener,
+    LoggingTensorHook as LoggingTensorHook,
+    NanTensorHook as NanTensorHook,
+    SessionRunArgs as SessionRunArgs,
+    SessionRunContext as SessionRunContext,
+    SessionRunHook as SessionRunHook,
+    SessionRunValues as SessionRunValues,
+    StepCounterHook as StepCounterHook,
+    StopAtStepHook as StopAtStepHook,
+    SummarySaverHook as SummarySaverHook,
 )

@@ -13,6 +13,7 @@ import numpy as np
 
 from jaxsess import dtypes as _dtypes, layers as _layers
 from jaxsess.estimator._estimator import Estimator
+from jaxsess.estimator._export import ClassificationOutput, PredictOutput, RegressionOutput
 from jaxsess.estimator._model_fn import EstimatorSpec, ModeKeys
 from jaxsess.estimator._run_config import RunConfig
 from jaxsess.feature_column import input_layer
@@ -101,7 +102,13 @@ def _classification_spec(features: Any, labels: Any, mode: str, logits: Any, n_c
         predictions.update({"probabilities": probabilities, "class_ids": class_ids,
                             "all_class_ids": all_class_ids})
         if mode == ModeKeys.PREDICT:
-            return EstimatorSpec(mode, predictions=predictions)
+            # TF's head's signatures (its ``classes`` strings are missing: made on the host in ``predict``)
+            classification = ClassificationOutput(scores=probabilities)
+            outputs = {"serving_default": classification, "classification": classification,
+                       "predict": PredictOutput(predictions)}
+            if n_classes == 2:
+                outputs["regression"] = RegressionOutput(logistic)
+            return EstimatorSpec(mode, predictions=predictions, export_outputs=outputs)
         labels = math_ops.cast(labels, _dtypes.int64)
         if labels.shape.ndims == 1:
             labels = array_ops.expand_dims(labels, -1)
@@ -146,7 +153,9 @@ def _regression_spec(labels: Any, mode: str, logits: Any, label_dimension: int,
     with name_scope("head"):
         predictions = {"predictions": logits}
         if mode == ModeKeys.PREDICT:
-            return EstimatorSpec(mode, predictions=predictions)
+            regression = RegressionOutput(logits)  # TF's head's signatures
+            return EstimatorSpec(mode, predictions=predictions, export_outputs={
+                "serving_default": regression, "regression": regression, "predict": PredictOutput(predictions)})
         labels = math_ops.cast(labels, _dtypes.float32)
         if labels.shape.ndims == 1 and label_dimension == 1:
             labels = array_ops.expand_dims(labels, -1)

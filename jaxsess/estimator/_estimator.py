@@ -24,11 +24,14 @@ import numpy as np
 
 from jaxsess import _tfproto, logging as tf_logging
 from jaxsess.data._dataset import Dataset
+from jaxsess.estimator._export import build_all_signature_defs, export_outputs_for_predict
 from jaxsess.estimator._model_fn import EstimatorSpec, ModeKeys
 from jaxsess.estimator._run_config import RunConfig
 from jaxsess.graph._graph import Graph, GraphKeys, get_default_graph
 from jaxsess.ops import state_ops
 from jaxsess.ops.random_ops import set_random_seed
+from jaxsess.saved_model import tag_constants
+from jaxsess.saved_model.builder import SavedModelBuilder
 from jaxsess.summary._ops import scalar as scalar_summary
 from jaxsess.summary._writer import FileWriterCache
 from jaxsess.train._checkpoint_utils import init_from_checkpoint, list_variables, load_checkpoint
@@ -572,6 +575,66 @@ class Estimator:
                     else:
                         for i in range(self._batch_length(values)):
                             yield {key: value[i] for key, value in values.items()}
+
+    # -- export ----------------------------------------------------------------------------------------
+
+    def export_saved_model(self, export_dir_base: str | os.PathLike[str],
+                           serving_input_receiver_fn: Callable[[], Any], assets_extra: Any = None,
+                           as_text: bool = False, checkpoint_path: str | None = None,
+                           experimental_mode: str = ModeKeys.PREDICT) -> bytes:
+        """Writes the PREDICT graph and the newest checkpoint's variables as a
+        SavedModel in ``export_dir_base/<timestamp>``, as
+        ``tf.estimator.Estimator.export_saved_model``.
+
+        The ``model_fn`` gets the receiver's ``features`` (no labels); its
+        ``export_outputs`` (default: a ``PredictOutput`` of ``predictions``)
+        become the signatures, ``serving_default`` among them, with the
+        receiver tensors as inputs; the tag is ``serve``; the local variables'
+        initializer is the main op.
+
+        Returns:
+          The export directory's path, as ``bytes``.
+
+        Raises:
+          ValueError: no checkpoint to export, a mode other than PREDICT, or a
+            ``serving_input_receiver_fn`` of None.
+        """
+        if serving_input_receiver_fn is None:
+            raise ValueError("An input_receiver_fn must be defined.")
+        if experimental_mode != ModeKeys.PREDICT:
+            raise ValueError("jaxsess exports the PREDICT graph only (experimental_mode=ModeKeys.PREDICT).")
+        if not checkpoint_path:
+            checkpoint_path = self.latest_checkpoint()
+        if not checkpoint_path:
+            raise ValueError(f"Couldn't find trained model at {self._model_dir}.")
+        export_dir = os.path.join(os.fspath(export_dir_base), str(int(time.time())))
+        while os.path.exists(export_dir):  # TF waits for the next second
+            time.sleep(0.05)
+            export_dir = os.path.join(os.fspath(export_dir_base), str(int(time.time())))
+        with self._new_graph().as_default():
+            self._begin_graph()
+            receiver = serving_input_receiver_fn()
+            spec = self._call_model_fn(receiver.features, None, ModeKeys.PREDICT, self._config)
+            outputs = export_outputs_for_predict(spec.export_outputs, spec.predictions)
+            signatures = build_all_signature_defs(receiver.receiver_tensors, outputs)
+            scaffold = self._scaffold_with_saver(spec.scaffold)
+            creator = ChiefSessionCreator(scaffold, config=self._config.session_config,
+                                          checkpoint_filename_with_path=checkpoint_path)
+            with creator.create_session() as sess:
+                builder = SavedModelBuilder(export_dir)
+                builder.add_meta_graph_and_variables(sess, [tag_constants.SERVING], signatures,
+                                                     main_op=scaffold.local_init_op, saver=scaffold.saver)
+                builder.save(as_text)
+        tf_logging.info("SavedModel written to: %s", export_dir)
+        return os.fsencode(export_dir)
+
+    def export_savedmodel(self, export_dir_base: str | os.PathLike[str], serving_input_receiver_fn: Callable[[], Any],
+                          assets_extra: Any = None, as_text: bool = False, checkpoint_path: str | None = None,
+                          strip_default_attrs: bool = False) -> bytes:
+        """:meth:`export_saved_model` under its TF1 name, as
+        ``tf.compat.v1.estimator.Estimator.export_savedmodel``."""
+        return self.export_saved_model(export_dir_base, serving_input_receiver_fn, assets_extra, as_text,
+                                       checkpoint_path)
 
     @staticmethod
     def _batch_length(values: Mapping[str, Any]) -> int:

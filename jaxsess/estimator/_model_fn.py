@@ -69,7 +69,7 @@ class EstimatorSpec(collections.namedtuple("EstimatorSpec", [
       train_op: the ``Operation`` (or ``Tensor``) of one training step
         (required in ``TRAIN``); a ``Variable`` is replaced by its op.
       eval_metric_ops: ``{name: (value_tensor, update_op)}`` (``{}`` when not given).
-      export_outputs: kept as given (jaxsess does not export SavedModels).
+      export_outputs: ``{signature key: ExportOutput}`` for ``Estimator.export_saved_model``.
       training_chief_hooks, training_hooks, evaluation_hooks, prediction_hooks:
         tuples of ``SessionRunHook``.
       scaffold: a ``tf.train.Scaffold`` (a default one when not given).

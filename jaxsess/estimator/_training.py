@@ -6,6 +6,7 @@ train to ``max_steps``, evaluating on each new checkpoint at most every
 from __future__ import annotations
 
 import collections
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -49,8 +50,8 @@ class TrainSpec(collections.namedtuple("TrainSpec", ["input_fn", "max_steps", "h
 
 class EvalSpec(collections.namedtuple("EvalSpec", ["input_fn", "steps", "name", "hooks", "exporters",
                                                    "start_delay_secs", "throttle_secs"])):
-    """How ``train_and_evaluate`` evaluates, as ``tf.estimator.EvalSpec`` (``exporters``
-    are kept but not run: jaxsess does not export SavedModels).
+    """How ``train_and_evaluate`` evaluates (and exports, with ``exporters``), as
+    ``tf.estimator.EvalSpec``.
 
     Raises:
       TypeError: ``input_fn`` not callable, ``name`` not a string, a bad hook.
@@ -81,9 +82,11 @@ class _EvaluateOnNewCheckpoint(CheckpointSaverListener):
     when ``throttle_secs`` have passed since the last evaluation, and at the end
     of training unless the last evaluation was at the final step."""
 
-    def __init__(self, estimator: Estimator, eval_spec: EvalSpec) -> None:
+    def __init__(self, estimator: Estimator, eval_spec: EvalSpec, max_steps: int | None = None) -> None:
         self._estimator = estimator
         self._spec = eval_spec
+        self._max_steps = max_steps
+        self.export_results: list[Any] = []
         self._timer = SecondOrStepTimer(every_secs=eval_spec.throttle_secs)
         self._first = True
         self._previous: str | None = None
@@ -103,6 +106,11 @@ class _EvaluateOnNewCheckpoint(CheckpointSaverListener):
         self.eval_result = self._estimator.evaluate(self._spec.input_fn, steps=self._spec.steps,
                                                    hooks=self._spec.hooks, checkpoint_path=path,
                                                    name=self._spec.name)
+        # the exporters, as TF's _Evaluator._export_eval_result
+        final = self._max_steps is not None and self.eval_result.get("global_step", 0) >= self._max_steps
+        base = os.path.join(self._estimator.model_dir, "export")
+        self.export_results = [exporter.export(self._estimator, os.path.join(base, exporter.name), path,
+                                               self.eval_result, final) for exporter in self._spec.exporters]
 
     def after_save(self, session: Any, global_step_value: int) -> None:
         if self._first:
@@ -123,7 +131,10 @@ def train_and_evaluate(estimator: Estimator, train_spec: TrainSpec,
     """Trains and evaluates locally, as ``tf.estimator.train_and_evaluate`` without a cluster.
 
     Returns:
-      ``(metrics of the last evaluation or None, [])`` (no exporters are run).
+      ``(metrics of the last evaluation or None, what its exporters returned)``
+      (each evaluation runs the ``EvalSpec``'s exporters into
+      ``model_dir/export/<exporter name>``; the one at ``max_steps`` is the
+      final export).
 
     Raises:
       TypeError: arguments of the wrong types.
@@ -138,7 +149,7 @@ def train_and_evaluate(estimator: Estimator, train_spec: TrainSpec,
     tf_logging.info("Start train and evaluate loop. The evaluate will happen after every checkpoint. Checkpoint "
                     "frequency is determined based on RunConfig arguments: save_checkpoints_steps "
                     f"{config.save_checkpoints_steps} or save_checkpoints_secs {config.save_checkpoints_secs}.")
-    listener = _EvaluateOnNewCheckpoint(estimator, eval_spec)
+    listener = _EvaluateOnNewCheckpoint(estimator, eval_spec, train_spec.max_steps)
     estimator.train(train_spec.input_fn, hooks=list(train_spec.hooks), max_steps=train_spec.max_steps,
                     saving_listeners=[*train_spec.saving_listeners, listener])
-    return listener.eval_result, []
+    return listener.eval_result, listener.export_results

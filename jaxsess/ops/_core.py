@@ -291,6 +291,9 @@ def apply_op(
             return outs
         return list(outs)
     inputs = [as_graph_tensor(x) for x in inputs]
+    capture = getattr(get_default_graph(), "capture", None)
+    if capture is not None:  # a function graph (tf.data): tensors of other graphs become its inputs
+        inputs = [capture(x) if isinstance(x, Tensor) else x for x in inputs]
     graph = graph_for(inputs)
     tensors = [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in inputs]
     for t in tensors:

@@ -19,12 +19,12 @@ import numpy as np
 
 from jaxsess import dtypes as _dtypes, errors
 from jaxsess._fingerprint import to_hash_bucket_fast
-from jaxsess.graph._graph import GraphKeys, Operation, add_to_collection
+from jaxsess.graph._graph import GraphKeys, Operation, Tensor, add_to_collection, get_default_graph
 from jaxsess.graph._host import device_lowering, register_host
 from jaxsess.graph._registry import register_op
 from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._args import op_scope
-from jaxsess.ops._core import apply_op, convert_to_tensor
+from jaxsess.ops._core import apply_op, constant, constant_value, convert_to_tensor
 from jaxsess.ops.math_ops import cast
 from jaxsess.ops.sparse_tensor import SparseTensor
 
@@ -367,6 +367,11 @@ class LookupInterface:
             return SparseTensor(keys.indices, self._find(keys.values, default, name), keys.dense_shape)
         with op_scope(name, f"{self._name}_Lookup", []):
             k = self._keys_arg(keys)
+            if isinstance(default, Tensor) and default.graph is not get_default_graph():
+                # a lookup in a tf.data function (its own graph): the table's constant default is copied in
+                c = constant_value(default)
+                if c is not None:
+                    default = constant(c, dtype=default.dtype)
             return apply_op("LookupTableFindV2", (k, default),
                             {"table": self._resource(), "num_oov_buckets": self._num_oov_buckets},
                             name="LookupTableFindV2")

@@ -35,7 +35,7 @@ from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly, string_array
 from jaxsess.ops.check_ops import require_no_assign_before
 
-__all__ = ["py_func", "numpy_function"]
+__all__ = ["py_func", "numpy_function", "py_function"]
 
 
 def _outputs_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
@@ -151,3 +151,24 @@ def numpy_function(func: Callable[..., Any], inp: Sequence[Any], Tout: Any, stat
                    name: str | None = None) -> Any:
     """``py_func`` under its TF 2 name, as ``tf.numpy_function``."""
     return py_func(func, inp, Tout, stateful=stateful, name=name)
+
+
+class _EagerValue(np.ndarray):
+    """An argument of a :func:`py_function` function: a NumPy array with
+    ``EagerTensor``'s ``numpy()`` (a scalar gives a NumPy scalar, or ``bytes``)."""
+
+    def numpy(self) -> Any:
+        value = np.asarray(self)
+        return value[()] if value.ndim == 0 else value
+
+
+def py_function(func: Callable[..., Any], inp: Sequence[Any], Tout: Any, name: str | None = None) -> Any:
+    """Runs ``func`` as a graph op, as ``tf.py_function``: its arguments are
+    NumPy arrays with a ``numpy()`` method (as TF's eager tensors have); it
+    returns NumPy values or Python numbers (TF ops inside ``func`` are not
+    run eagerly). Outputs, shapes and errors as :func:`py_func`."""
+
+    def call(*args: Any) -> Any:
+        return func(*[np.asarray(a).view(_EagerValue) for a in args])
+
+    return py_func(call, inp, Tout, name=name)

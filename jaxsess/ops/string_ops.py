@@ -28,6 +28,7 @@ from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._args import op_scope
 from jaxsess.ops._core import apply_op, convert_to_tensor
+from jaxsess.ops._operators import _rebuild
 from jaxsess.ops.array_ops import reshape
 from jaxsess.ops.indexing_ops import strided_slice
 from jaxsess.ops.logging_ops import format_v2
@@ -709,3 +710,55 @@ def string_split_v2(input: Any = None, sep: Any = None, maxsplit: int = -1,  # n
         indices, values, _, carrier = apply_op("StringSplitV2", (src, d), {"maxsplit": int(maxsplit)})
         shape = strided_slice(shape_of(carrier, out_type=_dtypes.int64), [0], [-1])
     return SparseTensor(indices, values, shape)
+
+
+# -- Array ops on string tensors (text pipelines: ``tf.string_split([line])``, ``tf.concat([[sos], words], 0)``,
+# ``words[:max_len]``, ``tf.expand_dims(line, 0)``): NumPy object arrays on the host. ------------------------
+
+
+def _by_trials(specs: list[tuple[Any, Any]], fn: Any) -> list[tuple[TensorShape, Any]]:
+    """The output shape of ``fn(*arrays)`` on object arrays of the input shapes,
+    unknown where it differs between unknown input dims of 0, 5 and 7 (as TF,
+    ``x[:4]`` of a ``[None]`` string tensor is ``[None]``)."""
+    if any(TensorShape(s).ndims is None for s, _ in specs):
+        return [(TensorShape(None), _dtypes.string)]
+    outs = []
+    for fill in (5, 7, 0):
+        arrays = [np.empty([fill if d is None else d for d in TensorShape(s).as_list()], object if d == _dtypes.string
+                           else d.np_dtype) for s, d in specs]
+        try:
+            outs.append(np.shape(fn(*arrays)))
+        except IndexError:  # an index valid for some sizes only
+            continue
+    if len({len(o) for o in outs}) != 1:
+        return [(TensorShape(None), _dtypes.string)]
+    return [(TensorShape([dims[0] if len(set(dims)) == 1 else None for dims in zip(*outs)]), _dtypes.string)]
+
+
+@register_host("Pack", infer=lambda specs, attrs: _by_trials(specs, lambda *xs: np.stack(xs, attrs["axis"])))
+def _host_pack(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    return (np.stack([np.asarray(x, dtype=object) for x in inputs], op.attrs["axis"]),)
+
+
+@register_host("ConcatV2", infer=lambda specs, attrs: _by_trials(specs, lambda *xs: np.concatenate(xs, attrs["axis"])))
+def _host_concat(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    return (np.concatenate([np.asarray(x, dtype=object) for x in inputs], op.attrs["axis"]),)
+
+
+@register_host("ExpandDims", infer=lambda specs, attrs: _by_trials(specs, lambda x: np.expand_dims(x, attrs["axis"])))
+def _host_expand_dims(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    return (np.expand_dims(np.asarray(inputs[0], dtype=object), op.attrs["axis"]),)
+
+
+def _slice_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    n = len(specs) - 1  # tensor indices: their values are unknown, zeros stand in for them
+    return _by_trials(specs[:1], lambda x: x[_rebuild(attrs["spec"], (0,) * n)])
+
+
+@register_host("StridedSlice", infer=_slice_infer)
+def _host_strided_slice(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    x = np.asarray(inputs[0], dtype=object)
+    try:
+        return (np.asarray(x[_rebuild(op.attrs["spec"], tuple(int(v) for v in inputs[1:]))], dtype=object),)
+    except IndexError as e:
+        raise errors.InvalidArgumentError(op.name, op, f"slice index out of bounds: {e}") from None

@@ -24,7 +24,8 @@ from jaxsess.train._saver import Saver, import_meta_graph
 __all__ = ["load", "maybe_saved_model_directory", "read_saved_model"]
 
 
-def _paths(export_dir: str) -> tuple[str, str]:
+def _paths(export_dir: str | bytes) -> tuple[str, str]:
+    export_dir = os.fsdecode(export_dir)  # TF takes bytes paths (``export_saved_model`` returns one)
     return (os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PB),
             os.path.join(export_dir, constants.SAVED_MODEL_FILENAME_PBTXT))
 
@@ -32,7 +33,7 @@ def _paths(export_dir: str) -> tuple[str, str]:
 def maybe_saved_model_directory(export_dir: str) -> bool:
     """Whether ``export_dir`` holds a ``saved_model.pb`` or ``saved_model.pbtxt``, as
     ``tf.compat.v1.saved_model.loader.maybe_saved_model_directory``."""
-    return any(os.path.isfile(p) for p in _paths(os.fspath(export_dir)))
+    return any(os.path.isfile(p) for p in _paths(export_dir))
 
 
 def read_saved_model(export_dir: str) -> Any:
@@ -123,7 +124,7 @@ def load(sess: Any, tags: Sequence[str], export_dir: str, import_scope: str | No
         cut = len(import_scope) + 1 if import_scope else 0
         loaded = {v.op.name[cut:]: v for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES) if v not in before}
         saver = Saver(loaded) if loaded else None
-    prefix = os.path.join(os.fspath(export_dir), constants.VARIABLES_DIRECTORY, constants.VARIABLES_FILENAME)
+    prefix = os.path.join(os.fsdecode(export_dir), constants.VARIABLES_DIRECTORY, constants.VARIABLES_FILENAME)
     if saver is not None and is_bundle(prefix):
         saver.restore(sess, prefix)
     init = _init_op_name(meta)

@@ -1,0 +1,13 @@
+"""``tf.estimator.export``: serving input receivers and export outputs (see
+:mod:`jaxsess.estimator._export`)."""
+
+from jaxsess.estimator._export import (
+    ClassificationOutput as ClassificationOutput,
+    ExportOutput as ExportOutput,
+    PredictOutput as PredictOutput,
+    RegressionOutput as RegressionOutput,
+    ServingInputReceiver as ServingInputReceiver,
+    TensorServingInputReceiver as TensorServingInputReceiver,
+    build_parsing_serving_input_receiver_fn as build_parsing_serving_input_receiver_fn,
+    build_raw_serving_input_receiver_fn as build_raw_serving_input_receiver_fn,
+)

@@ -106,17 +106,29 @@ def _tf_floormod(x: Any, y: Any) -> Any:
     return jnp.mod(x, y)
 
 
+def _exact_divide(x: Any, y: Any) -> Any:
+    """``x / y`` rounded once, as TF divides. XLA rewrites a division by a
+    constant into a multiplication by its rounded reciprocal (``20 * (1/20)``
+    is ``1 + 2**-24`` in float32: ``(1 - step / 20) ** 0.5`` becomes NaN at
+    ``step = 20``). A scalar divisor (the common constant one: traced
+    constants cannot be told apart) goes through an optimization barrier,
+    which XLA does not fold; a scalar costs nothing to keep out of a fusion."""
+    if jnp.ndim(y) == 0 and jnp.issubdtype(jnp.result_type(y), jnp.inexact):
+        y = jax.lax.optimization_barrier(y)
+    return jnp.true_divide(x, y)
+
+
 def _tf_realdiv(x: Any, y: Any) -> Any:
     if jnp.issubdtype(x.dtype, jnp.integer):
         return jnp.floor_divide(x, y)  # TF's RealDiv on ints is invalid; Div truncates
-    return jnp.divide(x, y)
+    return _exact_divide(x, y)
 
 
 def _tf_truediv(x: Any, y: Any) -> Any:
     if jnp.issubdtype(x.dtype, jnp.integer) or x.dtype == jnp.bool_:
         x = x.astype(jnp.float32)
         y = y.astype(jnp.float32)
-    return jnp.true_divide(x, y)
+    return _exact_divide(x, y)
 
 
 def _tf_squared_difference(x: Any, y: Any) -> Any:

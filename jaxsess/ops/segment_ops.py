@@ -19,11 +19,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess import dtypes as _dtypes, errors
-from jaxsess.graph._graph import Tensor, TensorShape
+from jaxsess.graph._graph import Operation, Tensor, TensorShape
+from jaxsess.graph._host import device_lowering, register_host
 from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.ops import array_ops, indexing_ops, math_ops
 from jaxsess.ops._args import op_scope, static_int
 from jaxsess.ops._core import apply_op, constant, constant_value, convert_to_tensor, dtype_of
+from jaxsess.ops.check_ops import require_no_assign_before
 
 __all__ = [
     "DataDependentShapeError", "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
@@ -516,14 +518,18 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
 
     Args:
       labels, predictions: 1-D integer tensors of one length.
-      num_classes: known when the graph is built; default ``max(labels, predictions) + 1``,
-        which needs both known when the graph is built.
+      num_classes: known when the graph is built; default ``max(labels, predictions) + 1``:
+        when the values are not known when the graph is built, the matrix is
+        computed on the host (a host op, as ``tf.py_func``: its inputs are
+        computed by a device run of their own and may not depend on a
+        variable assignment), of static shape ``[?, ?]`` as TF.
       weights: optional, ``predictions``' shape.
       dtype: of the result.
 
     Raises:
-      DataDependentShapeError: no ``num_classes`` and the values are not known.
+      NotImplementedError: no ``num_classes``, and the inputs depend on a variable assignment.
       ValueError: the shapes of ``labels`` and ``predictions`` differ.
+      InvalidArgumentError: (at run time, host matrix) a negative label or prediction.
 
     Labels or predictions outside ``[0, num_classes)`` are dropped (TF raises
     ``InvalidArgumentError`` at run time).
@@ -534,15 +540,40 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
         if not TensorShape(lab.shape).is_compatible_with(TensorShape(pred.shape)):
             raise ValueError(f"confusion_matrix: labels of shape {lab.shape} and predictions of shape "
                              f"{pred.shape} must have one shape.")
+        d = _dtypes.as_dtype(dtype)
+        values = array_ops.ones_like(pred, dtype=d) if weights is None else math_ops.cast(weights, d)
         if num_classes is None:
             vl, vp = _known(lab), _known(pred)
             if vl is None or vp is None:
-                raise DataDependentShapeError("confusion_matrix", lab if vl is None else pred,
-                                              "Pass num_classes.")
+                require_no_assign_before([lab, pred, values], "confusion_matrix without num_classes")
+                return apply_op("HostConfusionMatrix", (lab, pred, values), name="ScatterNd")
             n = int(max(vl.max(initial=-1), vp.max(initial=-1))) + 1
         else:
             n = static_int(num_classes, "confusion_matrix", "num_classes")
-        d = _dtypes.as_dtype(dtype)
-        values = array_ops.ones_like(pred, dtype=d) if weights is None else math_ops.cast(weights, d)
         indices = array_ops.stack([lab, pred], axis=1)
         return indexing_ops.scatter_nd(indices, values, [n, n])
+
+
+def _host_cm_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return [(TensorShape([None, None]), specs[2][1])]
+
+
+@register_op("HostConfusionMatrix", infer=_host_cm_infer, lowering=device_lowering,
+             default_name="ScatterNd")
+def _host_confusion_matrix(labels: Any, predictions: Any, weights: Any) -> Any:
+    raise AssertionError("HostConfusionMatrix runs on the host")  # pragma: no cover
+
+
+@register_host("HostConfusionMatrix", always=True, infer=_host_cm_infer)
+def _host_cm(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    """``confusion_matrix`` whose size ``max(labels, predictions) + 1`` is known only at run time."""
+    lab, pred, w = (np.asarray(x) for x in inputs)
+    if lab.size and min(lab.min(), pred.min()) < 0:
+        what = "labels" if lab.min() < 0 else "predictions"
+        raise errors.InvalidArgumentError(
+            op.name, op, f"confusion_matrix: `{what}` contains negative values: "
+                         f"{(lab if what == 'labels' else pred).tolist()!r:.200}")
+    n = int(max(lab.max(initial=-1), pred.max(initial=-1))) + 1
+    out = np.zeros([n, n], w.dtype)
+    np.add.at(out, (lab.ravel(), pred.ravel()), w.ravel())
+    return (out,)

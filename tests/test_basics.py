@@ -1,0 +1,79 @@
+"""Fixes found by the classic-tutorial TF1 programs (``tests/tf1_corpus/programs/v50_*``)."""
+
+from __future__ import annotations
+
+import jaxsess.compat.v1 as tf
+import numpy as np
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _fresh_graph() -> None:
+    tf.reset_default_graph()
+
+
+def test_division_by_a_constant_is_rounded_once() -> None:
+    # XLA turns x / 20 into x * (1/20): 20 * (1/20) = 1 + 2**-24 in float32.
+    a = tf.placeholder(tf.float32, [])
+    frac = 1.0 - tf.minimum(a, 20.0) / 20.0
+    with tf.Session() as sess:
+        f, r = sess.run([frac, tf.pow(frac, 0.5)], {a: 20.0})
+        assert f == 0.0 and r == 0.0
+        v = np.float32([3.0, 7.0, 11.0])
+        np.testing.assert_array_equal(sess.run(tf.constant(v) / 10.0), v / np.float32(10.0))
+        np.testing.assert_array_equal(sess.run(tf.realdiv(tf.constant(v), 10.0)), v / np.float32(10.0))
+
+
+def test_division_by_a_constant_keeps_its_gradient() -> None:
+    b = tf.Variable(3.0)
+    loss = b * b / tf.constant(4.0) + 1.0 / b
+    (g,) = tf.gradients(loss, [b])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_allclose(sess.run(g), 1.5 - 1.0 / 9.0, rtol=1e-6)
+
+
+def test_polynomial_decay_past_its_end_is_the_end_rate() -> None:
+    step = tf.placeholder(tf.int64, [])
+    lr = tf.train.polynomial_decay(0.1, step, 20, 0.01, power=0.5)
+    with tf.Session() as sess:
+        for s in (20, 25):
+            np.testing.assert_allclose(sess.run(lr, {step: s}), 0.01, rtol=1e-6)
+
+
+def test_confusion_matrix_of_fed_values_without_num_classes() -> None:
+    labels = tf.placeholder(tf.int64, [None])
+    preds = tf.placeholder(tf.int64, [None])
+    cm = tf.confusion_matrix(labels, preds)
+    cmw = tf.math.confusion_matrix(labels, preds, weights=tf.cast(labels, tf.float32) + 1.0, dtype=tf.float32)
+    assert cm.shape.as_list() == [None, None] and cm.dtype == tf.int32
+    assert cm.name == "confusion_matrix/ScatterNd:0"
+    with tf.Session() as sess:
+        got = sess.run(cm, {labels: [0, 2, 1, 2], preds: [0, 1, 1, 2]})
+        np.testing.assert_array_equal(got, [[1, 0, 0], [0, 1, 0], [0, 1, 1]])
+        assert got.dtype == np.int32
+        small = sess.run(cm, {labels: [0, 1], preds: [1, 1]})
+        np.testing.assert_array_equal(small, [[0, 1], [0, 1]])
+        w = sess.run(cmw, {labels: [0, 1, 1], preds: [0, 1, 0]})
+        np.testing.assert_array_equal(w, np.float32([[1, 0], [2, 2]]))
+        with pytest.raises(tf.errors.InvalidArgumentError, match="negative"):
+            sess.run(cm, {labels: [0, -1], preds: [1, 1]})
+
+
+def test_confusion_matrix_without_num_classes_after_an_assignment_raises() -> None:
+    v = tf.Variable([0, 1], dtype=tf.int64)
+    with pytest.raises(NotImplementedError, match="confusion_matrix"):
+        tf.confusion_matrix(tf.assign(v, [1, 1]), [0, 1])
+
+
+def test_new_losses_and_schedules_validate_their_arguments() -> None:
+    y = tf.constant([[1.0, 0.0]])
+    with pytest.raises(ValueError, match="axis"):
+        tf.losses.cosine_distance(y, y)
+    with pytest.raises(ValueError, match="broadcast"):
+        tf.losses.mean_pairwise_squared_error(y, y, weights=tf.ones([1, 1, 1]))
+    with pytest.raises(ValueError, match="global_step"):
+        tf.train.cosine_decay_restarts(0.1, None, 10)
+    with tf.Session() as sess:
+        assert sess.run(tf.losses.cosine_distance(y, y, dim=1)) == 0.0
+        np.testing.assert_allclose(sess.run(tf.losses.mean_pairwise_squared_error(y, 2.0 * y)), 1.0)

@@ -77,3 +77,65 @@ def test_new_losses_and_schedules_validate_their_arguments() -> None:
     with tf.Session() as sess:
         assert sess.run(tf.losses.cosine_distance(y, y, dim=1)) == 0.0
         np.testing.assert_allclose(sess.run(tf.losses.mean_pairwise_squared_error(y, 2.0 * y)), 1.0)
+
+
+def test_boolean_mask_and_where_of_run_time_values() -> None:
+    v = tf.Variable([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    x = tf.placeholder(tf.float32, [None, 2])
+    m = tf.placeholder(tf.bool, [None])
+    b = tf.boolean_mask(v * x, m)
+    (g,) = tf.gradients(tf.reduce_sum(b * b), v)
+    big = tf.boolean_mask(v, v > 2.5)  # a 2-D mask computed from a variable
+    idx = tf.where(v > 2.5)
+    assert b.shape.as_list() == [None, 2] and big.shape.as_list() == [None]
+    assert idx.shape.as_list() == [None, 2] and idx.dtype == tf.int64 and idx.name == "Where:0"
+    feed = {x: np.float32([[1], [0], [2]]) * np.ones((3, 2), np.float32), m: [True, False, True]}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got_b, got_g, got_big, got_idx = sess.run([b, g, big, idx], feed)
+        np.testing.assert_array_equal(got_b, [[1, 2], [10, 12]])
+        np.testing.assert_array_equal(got_g, [[2, 4], [0, 0], [40, 48]])
+        np.testing.assert_array_equal(got_big, [3, 4, 5, 6])
+        np.testing.assert_array_equal(got_idx, [[1, 0], [1, 1], [2, 0], [2, 1]])
+        assert got_idx.dtype == np.int64
+        # another number of kept rows: the plan compiles for it
+        assert sess.run(b, {x: feed[x], m: [False, False, True]}).shape == (1, 2)
+        assert sess.run(b, {x: feed[x], m: [False, False, False]}).shape == (0, 2)
+
+
+def test_unique_bincount_and_dynamic_partition_of_fed_values() -> None:
+    x = tf.placeholder(tf.int32, [None])
+    y, idx = tf.unique(x)
+    u = tf.unique_with_counts(x, out_idx=tf.int64)
+    counts = tf.bincount(x)
+    weighted = tf.math.bincount(x, weights=tf.cast(x, tf.float32), minlength=6)
+    capped = tf.math.bincount(x, maxlength=3)
+    data = tf.placeholder(tf.float32, [None])
+    parts = tf.dynamic_partition(data, x % 2, 2)
+    (gp,) = tf.gradients(tf.reduce_sum(parts[1]) * 3.0, data)
+    assert y.shape.as_list() == [None] and counts.name == "bincount/DenseBincount:0"
+    assert [p.shape.as_list() for p in parts] == [[None], [None]]
+    fx = [4, 3, 4, 1, 1, 1]
+    with tf.Session() as sess:
+        out = sess.run([y, idx, u, counts, weighted, capped, parts, gp],
+                       {x: fx, data: np.arange(6, dtype=np.float32)})
+    np.testing.assert_array_equal(out[0], [4, 3, 1])
+    np.testing.assert_array_equal(out[1], [0, 1, 0, 2, 2, 2])
+    assert type(out[2]).__name__ == "UniqueWithCounts" and out[2].count.dtype == np.int64
+    np.testing.assert_array_equal(out[2].count, [2, 1, 3])
+    np.testing.assert_array_equal(out[3], [0, 3, 0, 1, 2])
+    np.testing.assert_array_equal(out[4], np.float32([0, 3, 0, 3, 8, 0]))
+    np.testing.assert_array_equal(out[5], [0, 3, 0])
+    np.testing.assert_array_equal(out[6][0], [0, 2])
+    np.testing.assert_array_equal(out[6][1], [1, 3, 4, 5])
+    np.testing.assert_array_equal(out[7], [0, 3, 0, 3, 3, 3])
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="non-negative"):
+        sess.run(counts, {x: [1, -2]})
+
+
+def test_host_shaped_ops_after_an_assignment_raise() -> None:
+    v = tf.Variable([1, 2])
+    for build in (lambda t: tf.where(t > 1), lambda t: tf.unique(t), lambda t: tf.bincount(t),
+                  lambda t: tf.boolean_mask(t, t > 1)):
+        with pytest.raises(NotImplementedError, match="assigns a variable"):
+            build(tf.assign(v, [2, 3]))

@@ -15,11 +15,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess import dtypes as _dtypes
-from jaxsess.graph._graph import Tensor, get_default_graph
+from jaxsess.graph._graph import Operation, Tensor, TensorShape, get_default_graph
+from jaxsess.graph._host import device_lowering, register_host, require_no_assign_before
 from jaxsess.graph._registry import TFOp, get_op_def, register_op
 from jaxsess.ops._core import (
     apply_op,
     as_graph_tensor,
+    constant,
     constant_value,
     convert_to_tensor,
     dtype_of,
@@ -826,16 +828,20 @@ def _select(c: Any, x: Any, y: Any) -> Any:
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
     """Elements of ``x`` where ``condition`` else of ``y`` (broadcasting), as ``tf.where``.
 
+    With ``condition`` only: the int64 ``[num_true, rank]`` coordinates of its
+    true (non-zero) elements in row-major order (op ``Where``), of static
+    shape ``[?, rank]`` as TF. Their number shapes the result, so unless the
+    condition is known when the graph is built, ``Where`` is a host op (as
+    ``tf.py_func``: the condition is computed by a device run of its own,
+    then the rest of the plan compiles once per number of indices).
+
     Raises:
-      NotImplementedError: the one-argument form (indices of true elements)
-        has a data-dependent shape, which XLA cannot compile.
+      NotImplementedError: the one-argument form with a condition that
+        depends on a variable assignment.
       ValueError: only one of ``x`` and ``y`` given.
     """
     if x is None and y is None:
-        raise NotImplementedError(
-            "where(condition) with one argument returns a data-dependent number of indices, which "
-            "XLA cannot compile; use where(condition, x, y) or compute indices on the host."
-        )
+        return _where_indices(condition, name)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     c = convert_to_tensor(condition, dtype=_dtypes.bool)
@@ -846,6 +852,35 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         # TF1's where (Select): a vector condition picks whole rows of x and y
         return apply_op("Select", (c, x, y), name=name)
     return apply_op("SelectV2", (c, x, y), name=name)
+
+
+def _where_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return [(TensorShape([None, TensorShape(specs[0][0]).ndims]), _dtypes.int64)]
+
+
+@register_op("Where", infer=_where_infer, lowering=device_lowering, default_name="Where",
+             tf=TFOp(types={"T": 0}))
+def _where_device(condition: Any) -> Any:
+    raise AssertionError("Where runs on the host")  # pragma: no cover
+
+
+@register_host("Where", always=True, infer=_where_infer)
+def _host_where(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    return (np.argwhere(np.asarray(inputs[0])).astype(np.int64),)
+
+
+def _where_indices(condition: Any, name: str | None) -> Any:
+    """``tf.where(condition)``: a constant when the condition is known, else the host op."""
+    if executing_eagerly():
+        return jnp.asarray(np.argwhere(np.asarray(convert_to_tensor(condition))).astype(np.int64))
+    c = convert_to_tensor(condition, name="condition")
+    known = constant_value(c)
+    if known is not None:
+        return constant(np.argwhere(known).astype(np.int64), name=name or "Where")
+    if c.shape.ndims is None:
+        raise ValueError(f"where: the rank of the condition '{c.name}' must be known.")
+    require_no_assign_before([c], "tf.where(condition)")
+    return apply_op("Where", (c,), name=name)
 
 
 @register_op("Select", default_name="Select", tf=TFOp(types={"T": 1}))
@@ -861,7 +896,7 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: str | None = No
     together, as ``tf.where_v2`` (TF 2's ``tf.where``).
 
     Raises:
-      NotImplementedError: the one-argument form (data-dependent shape).
+      NotImplementedError: the one-argument form (see :func:`where`) after an assignment.
       ValueError: only one of ``x`` and ``y`` given.
     """
     if x is None and y is None:

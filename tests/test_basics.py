@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import jaxsess.compat.v1 as tf
 import numpy as np
 import pytest
@@ -139,3 +141,39 @@ def test_host_shaped_ops_after_an_assignment_raise() -> None:
                   lambda t: tf.boolean_mask(t, t > 1)):
         with pytest.raises(NotImplementedError, match="assigns a variable"):
             build(tf.assign(v, [2, 3]))
+
+
+@pytest.mark.parametrize("strategy", ["mod", "div"])
+def test_embedding_lookup_over_shards(strategy: str) -> None:
+    table = np.arange(7 * 2, dtype=np.float32).reshape(7, 2)
+    if strategy == "mod":
+        parts = [table[0::3], table[1::3], table[2::3]]
+    else:  # 7 rows over 3 shards: 3, 2, 2
+        parts = [table[:3], table[3:5], table[5:]]
+    shards = [tf.Variable(p) for p in parts]
+    ids = tf.placeholder(tf.int32, [None])
+    rows = tf.nn.embedding_lookup(shards, ids, partition_strategy=strategy)
+    grads = tf.gradients(tf.reduce_sum(rows * rows), shards)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got, gs = sess.run([rows, grads], {ids: [6, 0, 4, 4]})
+    np.testing.assert_array_equal(got, table[[6, 0, 4, 4]])
+    want = np.zeros_like(table)
+    np.add.at(want, [6, 0, 4, 4], 2 * table[[6, 0, 4, 4]])
+    wparts = [want[0::3], want[1::3], want[2::3]] if strategy == "mod" else [want[:3], want[3:5], want[5:]]
+    for g, w in zip(gs, wparts, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), w)
+    with pytest.raises(ValueError, match="partition strategy"):
+        tf.nn.embedding_lookup(shards, ids, partition_strategy="rows")
+
+
+def test_saver_makes_the_missing_last_directory(tmp_path: Any) -> None:
+    v = tf.Variable(1.0)
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert saver.save(sess, str(tmp_path / "ckpt" / "model")) == str(tmp_path / "ckpt" / "model")
+        assert tf.train.latest_checkpoint(str(tmp_path / "ckpt")) == str(tmp_path / "ckpt" / "model")
+        with pytest.raises(ValueError, match="Parent directory"):
+            saver.save(sess, str(tmp_path / "a" / "b" / "model"))
+    del v

@@ -177,3 +177,12 @@ def test_saver_makes_the_missing_last_directory(tmp_path: Any) -> None:
         with pytest.raises(ValueError, match="Parent directory"):
             saver.save(sess, str(tmp_path / "a" / "b" / "model"))
     del v
+
+
+def test_scalar_mul_takes_x_dtype_and_rejects_tensors() -> None:
+    out = tf.scalar_mul(3, tf.constant([1.0, 2.0]))
+    assert out.dtype == tf.float32 and out.name == "Mul:0"
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(out), np.float32([3, 6]))
+    with pytest.raises(ValueError, match="0-D"):
+        tf.math.scalar_mul(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0]))

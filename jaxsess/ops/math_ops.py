@@ -29,7 +29,7 @@ from jaxsess.ops._core import (
 )
 
 __all__ = [
-    "add", "subtract", "multiply", "divide", "truediv", "realdiv", "div", "floordiv", "floor_div",
+    "add", "subtract", "multiply", "scalar_mul", "divide", "truediv", "realdiv", "div", "floordiv", "floor_div",
     "mod", "floormod", "pow", "negative", "abs", "sign", "square", "sqrt", "rsqrt", "exp", "log",
     "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "reciprocal",
     "maximum", "minimum", "squared_difference", "clip_by_value", "add_n", "matmul",
@@ -243,6 +243,20 @@ def subtract(x: Any, y: Any, name: str | None = None) -> Any:
 def multiply(x: Any, y: Any, name: str | None = None) -> Any:
     """``x * y``, as ``tf.math.multiply`` (op named ``Mul``)."""
     return _binary("Mul", x, y, name or "Mul")
+
+
+def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Any:
+    """``scalar * x`` (op ``Mul``), the scalar converted to ``x``'s dtype, as ``tf.math.scalar_mul``.
+
+    Raises:
+      ValueError: ``scalar`` is not 0-D.
+    """
+    d = dtype_of(x)
+    s = convert_to_tensor(scalar, dtype=d, name="scalar") if d is not None else convert_to_tensor(scalar)
+    shape = s.shape if isinstance(s, Tensor) else jnp.shape(s)
+    if len(tuple(shape)) != 0:
+        raise ValueError(f"The input scalar must be a 0-D value. Received shape {tuple(shape)}.")
+    return multiply(s, x, name=name)
 
 
 def truediv(x: Any, y: Any, name: str | None = None) -> Any:

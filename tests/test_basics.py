@@ -186,3 +186,28 @@ def test_scalar_mul_takes_x_dtype_and_rejects_tensors() -> None:
         np.testing.assert_array_equal(sess.run(out), np.float32([3, 6]))
     with pytest.raises(ValueError, match="0-D"):
         tf.math.scalar_mul(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0]))
+
+
+def test_file_writer_writes_a_graph_with_an_iterator_and_strips_repeated_metadata(tmp_path: Any) -> None:
+    x = tf.placeholder(tf.float32, [None])
+    it = tf.data.Dataset.from_tensor_slices(x).make_initializable_iterator()
+    nxt = it.get_next()
+    note = tf.summary.text("note", tf.constant("hello"))
+    with pytest.raises(TypeError, match="known when the graph is built"):
+        tf.summary.text("fed", tf.placeholder(tf.string, []))
+    with tf.Session() as sess:
+        writer = tf.summary.FileWriter(str(tmp_path), sess.graph)
+        s = sess.run(note)
+        writer.add_summary(s, 0)
+        writer.add_summary(s, 1)
+        writer.close()
+        sess.run(it.initializer, {x: [1.0]})
+        assert sess.run(nxt) == 1.0
+    rows = []
+    for name in sorted((tmp_path).iterdir()):
+        for e in tf.train.summary_iterator(str(name)):
+            if e.HasField("graph_def"):
+                rows.append("graph")
+            for v in e.summary.value:
+                rows.append((e.step, v.tag, v.metadata.plugin_data.plugin_name, v.tensor.string_val[0]))
+    assert rows == ["graph", (0, "note", "text", b"hello"), (1, "note", "", b"hello")]

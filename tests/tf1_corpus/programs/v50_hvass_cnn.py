@@ -80,9 +80,7 @@ with tf.Session() as session:
         costs.append(c)
     RESULTS["costs"] = costs
     fd = {x: images, y_true: labels, keep_prob: 1.0}
-    RESULTS["acc"] = session.run(accuracy, feed_dict=fd)
-    RESULTS["cls"] = session.run(y_pred_cls, feed_dict=fd)
-    RESULTS["cm"] = session.run(cm, feed_dict=fd)
+    RESULTS["acc"], RESULTS["cls"], RESULTS["cm"] = session.run([accuracy, y_pred_cls, cm], feed_dict=fd)
     RESULTS["probs"] = session.run(y_pred, feed_dict={x: images[:3], keep_prob: 1.0})
     RESULTS["extra"] = session.run([avg, lrn, bias_add, l2], {x: images[:1]})
     drop_out = session.run(layer_drop, {x: images[:2], keep_prob: 0.5})

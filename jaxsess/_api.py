@@ -366,6 +366,7 @@ from jaxsess.ops.math_ops import (
     reduce_sum as reduce_sum,
     round as round,
     rsqrt as rsqrt,
+    scalar_mul as scalar_mul,
     sigmoid as sigmoid,
     sign as sign,
     sin as sin,

@@ -94,6 +94,7 @@ from jaxsess.ops.math_ops import (
     reduce_sum as reduce_sum,
     round as round,  # noqa: A004
     rsqrt as rsqrt,
+    scalar_mul as scalar_mul,
     sigmoid as sigmoid,
     sign as sign,
     sin as sin,
@@ -105,7 +106,12 @@ from jaxsess.ops.math_ops import (
     tanh as tanh,
     truediv as truediv,
 )
-from jaxsess.ops.nn_impl import accumulate_n as accumulate_n
+from jaxsess.ops.nn_impl import (  # noqa: E402
+    accumulate_n as accumulate_n,
+    div_no_nan as div_no_nan,
+    reduce_std as reduce_std,
+    reduce_variance as reduce_variance,
+)
 from jaxsess.ops.nn_ops import (
     in_top_k as in_top_k,
     l2_normalize as l2_normalize,
@@ -130,12 +136,5 @@ from jaxsess.ops.segment_ops import (
     unsorted_segment_sum as unsorted_segment_sum,
 )
 from jaxsess.ops.spectral_ops import angle as angle, imag as imag, real as real
-
-scalar_mul = multiply
-from jaxsess.ops.nn_impl import (  # noqa: E402
-    div_no_nan as div_no_nan,
-    reduce_std as reduce_std,
-    reduce_variance as reduce_variance,
-)
 
 divide_no_nan = div_no_nan

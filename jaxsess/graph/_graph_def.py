@@ -207,7 +207,8 @@ def _input_name(t: Tensor) -> str:
     return t.op.name if t.value_index == 0 else t.name
 
 
-def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes: bool = True) -> Any:
+def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes: bool = True, *,
+                       lenient: bool = False) -> Any:
     """The ``GraphDef`` protocol buffer of ``graph``, as ``tf.Graph.as_graph_def``.
 
     Each op becomes a ``NodeDef`` in TF's terms (the registry's :class:`TFOp`
@@ -221,6 +222,9 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
       from_version: only nodes created after ``graph.version`` was this value.
       add_shapes: record each node's output shapes in ``_output_shapes``
         (as TF); jaxsess uses them to restore shapes refined by ``set_shape``.
+      lenient: leave out attributes that have no encoding (host objects such
+        as a ``tf.data`` iterator) instead of raising: a picture of the graph
+        (TensorBoard's graph tab) that cannot be imported back.
 
     Returns:
       A ``GraphDef`` (``tensorboard.compat.proto.graph_pb2.GraphDef``: TF's
@@ -228,7 +232,7 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
 
     Raises:
       ValueError: an attribute value has no encoding (names the node, its op
-        type and the attribute).
+        type and the attribute); not when ``lenient``.
     """
     with graph._lock:
         ops = list(graph._ops)
@@ -240,7 +244,7 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
     gd.versions.producer = PRODUCER
     gd.versions.min_consumer = MIN_CONSUMER
     for op in ops:
-        _export_op(gd, graph, op, taken, by_name, add_shapes)
+        _export_op(gd, graph, op, taken, by_name, add_shapes, lenient)
     return gd
 
 
@@ -248,7 +252,8 @@ register_graph_def_writer(graph_to_graph_def)
 
 
 def _export_op(
-    gd: Any, graph: Graph, op: Operation, taken: set[str], by_name: dict[str, Operation], add_shapes: bool
+    gd: Any, graph: Graph, op: Operation, taken: set[str], by_name: dict[str, Operation], add_shapes: bool,
+    lenient: bool = False,
 ) -> None:
     m = tf_op_def(op._op_def)
     assert m.to_tf is not None and m.from_tf is not None
@@ -314,6 +319,8 @@ def _export_op(
             try:
                 encoded[key] = _encode(value, graph)
             except _NoEncoding as e:
+                if lenient:
+                    continue
                 raise ValueError(
                     f"Cannot serialise node '{op.name}' (op '{op.type}'): attribute '{key}': {e}."
                     + (f" (TF mapping failed: {why})" if why else "")

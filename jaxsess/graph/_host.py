@@ -21,12 +21,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxsess import _context, dtypes as _dtypes, errors
-from jaxsess.graph._graph import Graph, Operation
+from jaxsess.graph._graph import Graph, Operation, Tensor
 from jaxsess.graph._shape import TensorShape
 
 __all__ = [
     "HOST_GRAPHS", "register_host", "host_impl", "is_host_op", "is_blocking", "note_op", "device_lowering", "string_input_specs",
-    "check_not_eager",
+    "check_not_eager", "require_no_assign_before",
 ]
 
 HostImpl = Callable[[Any, Operation, list[Any]], tuple[Any, ...]]
@@ -146,3 +146,25 @@ def device_lowering(ev: Any, op: Operation, inputs: list[Any]) -> Any:
         f"Op '{op.name}' (type {op.type}) runs on the host; it runs only through Session.run "
         "(not make_callable, lower or export).",
     )
+
+
+def require_no_assign_before(tensors: Sequence[Any], fn: str) -> None:
+    """Raises NotImplementedError if a tensor depends on a variable assignment: the
+    inputs of a host op (checks, ``py_func``, ops of run-time shape) are computed by a
+    device run of their own (see :mod:`jaxsess._host_run`), which would assign twice."""
+    seen: set[Operation] = set()
+    stack = [t.op for t in tensors if isinstance(t, Tensor)]
+    while stack:
+        op = stack.pop()
+        if op in seen:
+            continue
+        seen.add(op)
+        od = op._op_def
+        if od.writes_ref or op.attrs.get("var_writes"):
+            raise NotImplementedError(
+                f"{fn}: the checked value depends on '{op.name}' (type {op.type}), which assigns a variable. "
+                "jaxsess computes checked values in a run before the step, which would assign twice; "
+                "check a value computed without assignments."
+            )
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)

@@ -35,7 +35,7 @@ import numpy as np
 
 from jaxsess import dtypes as _dtypes, errors
 from jaxsess.graph._graph import Operation, Tensor, TensorShape, get_default_graph, name_scope
-from jaxsess.graph._host import device_lowering, register_host
+from jaxsess.graph._host import device_lowering, register_host, require_no_assign_before
 from jaxsess.graph._registry import register_op
 from jaxsess.ops import math_ops
 from jaxsess.ops._core import (
@@ -139,27 +139,6 @@ def _host_check_numerics(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[An
             op.name, op, f"{op.attrs['message']} : Tensor had {problem} values\n\t [[node {op.name}]]"
         )
     return (inputs[0],)
-
-
-def require_no_assign_before(tensors: Sequence[Any], fn: str) -> None:
-    """Raises NotImplementedError if a tensor depends on a variable assignment
-    (the checked values are computed by a run of their own, see the module docstring)."""
-    seen: set[Operation] = set()
-    stack = [t.op for t in tensors if isinstance(t, Tensor)]
-    while stack:
-        op = stack.pop()
-        if op in seen:
-            continue
-        seen.add(op)
-        od = op._op_def
-        if od.writes_ref or op.attrs.get("var_writes"):
-            raise NotImplementedError(
-                f"{fn}: the checked value depends on '{op.name}' (type {op.type}), which assigns a variable. "
-                "jaxsess computes checked values in a run before the step, which would assign twice; "
-                "check a value computed without assignments."
-            )
-        stack.extend(t.op for t in op.inputs)
-        stack.extend(op.control_inputs)
 
 
 def Assert(condition: Any, data: Sequence[Any], summarize: int | None = None,  # noqa: N802 - TF1 name

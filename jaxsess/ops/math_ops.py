@@ -15,11 +15,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess import dtypes as _dtypes
-from jaxsess.graph._graph import Tensor, get_default_graph
+from jaxsess.graph._graph import Operation, Tensor, TensorShape, get_default_graph
+from jaxsess.graph._host import device_lowering, register_host, require_no_assign_before
 from jaxsess.graph._registry import TFOp, get_op_def, register_op
 from jaxsess.ops._core import (
     apply_op,
     as_graph_tensor,
+    constant,
     constant_value,
     convert_to_tensor,
     dtype_of,
@@ -27,7 +29,7 @@ from jaxsess.ops._core import (
 )
 
 __all__ = [
-    "add", "subtract", "multiply", "divide", "truediv", "realdiv", "div", "floordiv", "floor_div",
+    "add", "subtract", "multiply", "scalar_mul", "divide", "truediv", "realdiv", "div", "floordiv", "floor_div",
     "mod", "floormod", "pow", "negative", "abs", "sign", "square", "sqrt", "rsqrt", "exp", "log",
     "log1p", "expm1", "sin", "cos", "tan", "tanh", "sigmoid", "floor", "ceil", "round", "reciprocal",
     "maximum", "minimum", "squared_difference", "clip_by_value", "add_n", "matmul",
@@ -106,17 +108,29 @@ def _tf_floormod(x: Any, y: Any) -> Any:
     return jnp.mod(x, y)
 
 
+def _exact_divide(x: Any, y: Any) -> Any:
+    """``x / y`` rounded once, as TF divides. XLA rewrites a division by a
+    constant into a multiplication by its rounded reciprocal (``20 * (1/20)``
+    is ``1 + 2**-24`` in float32: ``(1 - step / 20) ** 0.5`` becomes NaN at
+    ``step = 20``). A scalar divisor (the common constant one: traced
+    constants cannot be told apart) goes through an optimization barrier,
+    which XLA does not fold; a scalar costs nothing to keep out of a fusion."""
+    if jnp.ndim(y) == 0 and jnp.issubdtype(jnp.result_type(y), jnp.inexact):
+        y = jax.lax.optimization_barrier(y)
+    return jnp.true_divide(x, y)
+
+
 def _tf_realdiv(x: Any, y: Any) -> Any:
     if jnp.issubdtype(x.dtype, jnp.integer):
         return jnp.floor_divide(x, y)  # TF's RealDiv on ints is invalid; Div truncates
-    return jnp.divide(x, y)
+    return _exact_divide(x, y)
 
 
 def _tf_truediv(x: Any, y: Any) -> Any:
     if jnp.issubdtype(x.dtype, jnp.integer) or x.dtype == jnp.bool_:
         x = x.astype(jnp.float32)
         y = y.astype(jnp.float32)
-    return jnp.true_divide(x, y)
+    return _exact_divide(x, y)
 
 
 def _tf_squared_difference(x: Any, y: Any) -> Any:
@@ -229,6 +243,20 @@ def subtract(x: Any, y: Any, name: str | None = None) -> Any:
 def multiply(x: Any, y: Any, name: str | None = None) -> Any:
     """``x * y``, as ``tf.math.multiply`` (op named ``Mul``)."""
     return _binary("Mul", x, y, name or "Mul")
+
+
+def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Any:
+    """``scalar * x`` (op ``Mul``), the scalar converted to ``x``'s dtype, as ``tf.math.scalar_mul``.
+
+    Raises:
+      ValueError: ``scalar`` is not 0-D.
+    """
+    d = dtype_of(x)
+    s = convert_to_tensor(scalar, dtype=d, name="scalar") if d is not None else convert_to_tensor(scalar)
+    shape = s.shape if isinstance(s, Tensor) else jnp.shape(s)
+    if len(tuple(shape)) != 0:
+        raise ValueError(f"The input scalar must be a 0-D value. Received shape {tuple(shape)}.")
+    return multiply(s, x, name=name)
 
 
 def truediv(x: Any, y: Any, name: str | None = None) -> Any:
@@ -814,16 +842,20 @@ def _select(c: Any, x: Any, y: Any) -> Any:
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Any:
     """Elements of ``x`` where ``condition`` else of ``y`` (broadcasting), as ``tf.where``.
 
+    With ``condition`` only: the int64 ``[num_true, rank]`` coordinates of its
+    true (non-zero) elements in row-major order (op ``Where``), of static
+    shape ``[?, rank]`` as TF. Their number shapes the result, so unless the
+    condition is known when the graph is built, ``Where`` is a host op (as
+    ``tf.py_func``: the condition is computed by a device run of its own,
+    then the rest of the plan compiles once per number of indices).
+
     Raises:
-      NotImplementedError: the one-argument form (indices of true elements)
-        has a data-dependent shape, which XLA cannot compile.
+      NotImplementedError: the one-argument form with a condition that
+        depends on a variable assignment.
       ValueError: only one of ``x`` and ``y`` given.
     """
     if x is None and y is None:
-        raise NotImplementedError(
-            "where(condition) with one argument returns a data-dependent number of indices, which "
-            "XLA cannot compile; use where(condition, x, y) or compute indices on the host."
-        )
+        return _where_indices(condition, name)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     c = convert_to_tensor(condition, dtype=_dtypes.bool)
@@ -834,6 +866,35 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         # TF1's where (Select): a vector condition picks whole rows of x and y
         return apply_op("Select", (c, x, y), name=name)
     return apply_op("SelectV2", (c, x, y), name=name)
+
+
+def _where_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return [(TensorShape([None, TensorShape(specs[0][0]).ndims]), _dtypes.int64)]
+
+
+@register_op("Where", infer=_where_infer, lowering=device_lowering, default_name="Where",
+             tf=TFOp(types={"T": 0}))
+def _where_device(condition: Any) -> Any:
+    raise AssertionError("Where runs on the host")  # pragma: no cover
+
+
+@register_host("Where", always=True, infer=_where_infer)
+def _host_where(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    return (np.argwhere(np.asarray(inputs[0])).astype(np.int64),)
+
+
+def _where_indices(condition: Any, name: str | None) -> Any:
+    """``tf.where(condition)``: a constant when the condition is known, else the host op."""
+    if executing_eagerly():
+        return jnp.asarray(np.argwhere(np.asarray(convert_to_tensor(condition))).astype(np.int64))
+    c = convert_to_tensor(condition, name="condition")
+    known = constant_value(c)
+    if known is not None:
+        return constant(np.argwhere(known).astype(np.int64), name=name or "Where")
+    if c.shape.ndims is None:
+        raise ValueError(f"where: the rank of the condition '{c.name}' must be known.")
+    require_no_assign_before([c], "tf.where(condition)")
+    return apply_op("Where", (c,), name=name)
 
 
 @register_op("Select", default_name="Select", tf=TFOp(types={"T": 1}))
@@ -849,7 +910,7 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: str | None = No
     together, as ``tf.where_v2`` (TF 2's ``tf.where``).
 
     Raises:
-      NotImplementedError: the one-argument form (data-dependent shape).
+      NotImplementedError: the one-argument form (see :func:`where`) after an assignment.
       ValueError: only one of ``x`` and ``y`` given.
     """
     if x is None and y is None:

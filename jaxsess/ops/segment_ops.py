@@ -19,11 +19,13 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess import dtypes as _dtypes, errors
-from jaxsess.graph._graph import Tensor, TensorShape
+from jaxsess.graph._graph import Operation, Tensor, TensorShape
+from jaxsess.graph._host import device_lowering, register_host
 from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.ops import array_ops, indexing_ops, math_ops
 from jaxsess.ops._args import op_scope, static_int
 from jaxsess.ops._core import apply_op, constant, constant_value, convert_to_tensor, dtype_of
+from jaxsess.ops.check_ops import require_no_assign_before
 
 __all__ = [
     "DataDependentShapeError", "unsorted_segment_sum", "unsorted_segment_max", "unsorted_segment_min",
@@ -234,47 +236,60 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
 
     Args:
       tensor: ``[*A, *M, *B]`` with ``len(A) == axis``.
-      mask: bool ``M``, known when the graph is built (a constant).
+      mask: bool ``M`` (its rank known when the graph is built).
       axis: where ``mask``'s dims start (default 0).
 
     Returns:
-      ``[*A, count_nonzero(mask), *B]``: a ``GatherV2`` of the kept indices.
-      TF's static shape has ``None`` for the kept dimension; ours is known.
+      ``[*A, count_nonzero(mask), *B]``: a ``GatherV2`` of the kept indices
+      (gradients flow to ``tensor``). A constant mask gives constant indices
+      and a known static shape (TF's has ``None`` for the kept dimension);
+      any other mask gives the indices of ``tf.where(mask)``, a host op (see
+      :func:`~jaxsess.ops.math_ops.where`), and ``None`` there as TF.
 
     Raises:
-      DataDependentShapeError: ``mask`` depends on fed or variable values;
-        ``tf.where(mask, x, tf.zeros_like(x))`` keeps the shape instead.
+      NotImplementedError: ``mask`` depends on a variable assignment.
       ValueError: ``mask``'s shape does not match ``tensor``'s.
     """
     with op_scope(name, "boolean_mask", [tensor, mask]):
         x = convert_to_tensor(tensor, name="tensor")
         m = _known(mask)
+        mt = None
         if m is None:
-            raise DataDependentShapeError(
-                "boolean_mask", mask, "Use tf.where(mask, x, tf.zeros_like(x)) to keep the shape, or a "
-                "mask that is a constant.")
-        m = m.astype(bool)
+            mt = convert_to_tensor(mask, name="mask")
+            if mt.shape.ndims is None:
+                raise ValueError("Number of mask dimensions must be specified, even if some dimensions "
+                                 "are None. E.g. shape=[None] is ok, but shape=None is not.")
+            mshape = tuple(mt.shape.as_list())
+        else:
+            m = m.astype(bool)
+            mshape = m.shape
         ax = 0 if axis is None else static_int(axis, "boolean_mask", "axis")
         shape = x.shape.as_tuple() if isinstance(x, Tensor) else tuple(x.shape)
         if shape is None:
             raise ValueError("boolean_mask: the tensor must have a known rank.")
         ax %= max(len(shape), 1)
-        k = m.ndim
+        k = len(mshape)
         if k == 0:
             raise ValueError("mask cannot be scalar.")
         got = shape[ax:ax + k]
-        if len(got) != k or any(d is not None and d != e for d, e in zip(got, m.shape)):
-            raise ValueError(f"Shapes {list(got)} and {list(m.shape)} are incompatible "
+        if len(got) != k or any(d is not None and e is not None and d != e for d, e in zip(got, mshape)):
+            raise ValueError(f"Shapes {list(got)} and {list(mshape)} are incompatible "
                              f"(boolean_mask: tensor dims {ax}..{ax + k - 1} vs mask).")
         lead = list(shape[:ax])
         flat: Any = x
         if k != 1:
-            new_shape = [-1 if d is None else d for d in lead] + [int(np.prod(m.shape))] + \
+            dims = [d if d is not None else e for d, e in zip(got, mshape)]
+            size = -1 if None in dims else int(np.prod(dims))
+            new_shape = [-1 if d is None else d for d in lead] + [size] + \
                         [-1 if d is None else d for d in shape[ax + k:]]
             if new_shape.count(-1) > 1:
                 raise ValueError("boolean_mask: at most one unknown dimension besides the mask's.")
             flat = array_ops.reshape(x, new_shape)
-        indices = constant(np.flatnonzero(m).astype(np.int64), name="indices")
+        if m is not None:
+            indices = constant(np.flatnonzero(m).astype(np.int64), name="indices")
+        else:
+            flat_mask = mt if k == 1 else array_ops.reshape(mt, [-1])
+            indices = array_ops.squeeze(math_ops.where(flat_mask), axis=[1])
         return array_ops.gather(flat, indices, axis=ax)
 
 
@@ -291,7 +306,11 @@ def _unique(x: Any, out_idx: Any, op: str, name: str | None) -> tuple[Any, Any, 
     t = convert_to_tensor(x)
     val = _known(t)
     if val is None:
-        raise DataDependentShapeError(op, t, "Compute unique values on the host, or keep a fixed-size vocabulary.")
+        if t.shape.ndims not in (1, None):
+            raise ValueError(f"unique expects a 1-D vector, got shape {t.shape}.")
+        require_no_assign_before([t], f"tf.{_snake_unique[op]}")
+        outs = apply_op(op, (t,), {"out_idx": _dtypes.as_dtype(out_idx)}, name=name)
+        return outs[0], outs[1], (outs[2] if op == "UniqueWithCounts" else None)
     if val.ndim != 1:
         raise ValueError(f"unique expects a 1-D vector, got shape {list(val.shape)}.")
     _, first, inverse, counts = np.unique(val, return_index=True, return_inverse=True, return_counts=True)
@@ -306,14 +325,51 @@ def _unique(x: Any, out_idx: Any, op: str, name: str | None) -> tuple[Any, Any, 
     return y, idx, count
 
 
+_snake_unique = {"Unique": "unique", "UniqueWithCounts": "unique_with_counts"}
+
+
+def _unique_infer(n: int) -> Any:
+    def infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+        (shape, dtype), d = specs[0], attrs["out_idx"]
+        return [(TensorShape([None]), dtype), (TensorShape(shape), d), (TensorShape([None]), d)][:n]
+
+    return infer
+
+
+def _unique_device(x: Any, *, out_idx: Any) -> Any:
+    raise AssertionError("Unique runs on the host")  # pragma: no cover
+
+
+def _host_unique(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    val = np.asarray(inputs[0])
+    if val.ndim != 1:
+        raise errors.InvalidArgumentError(op.name, op, f"unique expects a 1D vector, got shape {list(val.shape)}.")
+    _, first, inverse, counts = np.unique(val, return_index=True, return_inverse=True, return_counts=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    d = op.attrs["out_idx"].np_dtype
+    outs = (val[np.sort(first)], rank[np.ravel(inverse)].astype(d), counts[order].astype(d))
+    return outs[:len(op.outputs)]
+
+
+# Unique values of run-time data: host ops (their number shapes the outputs), as tf.py_func.
+for _t, _n in (("Unique", 2), ("UniqueWithCounts", 3)):
+    register_op(_t, num_outputs=_n, infer=_unique_infer(_n), lowering=device_lowering, default_name=_t,
+                tf=TFOp(types={"T": 0}))(_unique_device)
+    register_host(_t, always=True, infer=_unique_infer(_n))(_host_unique)
+
+
 def unique(x: Any, out_idx: Any = _dtypes.int32, name: str | None = None) -> tuple[Any, Any]:
     """``(y, idx)``: the distinct values of the 1-D ``x`` in order of first
     appearance and, for each entry of ``x``, its index in ``y``, as ``tf.unique``.
 
-    ``x`` must be known when the graph is built; both results are constants.
+    Both results are constants when ``x`` is known when the graph is built;
+    otherwise they come from a host op ``Unique`` (as ``tf.py_func``: ``x``
+    is computed by a device run of its own), ``y`` of static shape ``[?]``.
 
     Raises:
-      DataDependentShapeError: ``x`` depends on fed or variable values.
+      NotImplementedError: ``x`` depends on a variable assignment.
       ValueError: ``x`` is not 1-D.
     """
     y, idx, _ = _unique(x, out_idx, "Unique", name)
@@ -322,27 +378,43 @@ def unique(x: Any, out_idx: Any = _dtypes.int32, name: str | None = None) -> tup
 
 def unique_with_counts(x: Any, out_idx: Any = _dtypes.int32, name: str | None = None) -> UniqueWithCounts:
     """:func:`unique` and how often each distinct value occurs (``out_idx`` dtype), as
-    ``tf.unique_with_counts``; the same build-time rule and errors."""
+    ``tf.unique_with_counts``; the same rules and errors."""
     return UniqueWithCounts(*_unique(x, out_idx, "UniqueWithCounts", name))
 
 
 def dynamic_partition(data: Any, partitions: Any, num_partitions: int, name: str | None = None) -> list[Any]:
     """``outputs[i] = data[partitions == i]`` for ``i < num_partitions``, as ``tf.dynamic_partition``.
 
-    ``partitions`` must be known when the graph is built; each output is a
-    ``GatherV2`` of ``data`` (``data`` may be fed).
+    Each output is a ``GatherV2`` of ``data`` (gradients flow to ``data``):
+    of constant indices when ``partitions`` is known when the graph is built,
+    else of the indices ``tf.where(partitions == i)`` (a host op, see
+    :func:`~jaxsess.ops.math_ops.where`; outputs of static shape ``[?, ...]``
+    as TF's).
 
     Raises:
-      DataDependentShapeError: ``partitions`` depends on fed or variable values.
-      errors.InvalidArgumentError: a partition index outside ``[0, num_partitions)``.
+      NotImplementedError: ``partitions`` depends on a variable assignment.
+      errors.InvalidArgumentError: a partition index outside ``[0, num_partitions)``
+        (known partitions: when the graph is built; else indices outside are dropped).
     """
     with op_scope(name, "DynamicPartition", [data, partitions]):
         x = convert_to_tensor(data)
         p = _known(partitions)
         if p is None:
-            raise DataDependentShapeError(
-                "DynamicPartition", partitions, "Use tf.where/tf.boolean_mask with a constant mask, or "
-                "tf.math.unsorted_segment_sum for reductions per partition.")
+            pt = convert_to_tensor(partitions, name="partitions")
+            if pt.shape.ndims is None:
+                raise ValueError("dynamic_partition: partitions must have a known rank.")
+            flat_p = pt if pt.shape.ndims == 1 else array_ops.reshape(pt, [-1])
+            shape = x.shape.as_tuple() if isinstance(x, Tensor) else tuple(x.shape)
+            flat_x: Any = x
+            if pt.shape.ndims != 1:
+                if shape is None:
+                    raise ValueError("dynamic_partition: data must have a known rank.")
+                flat_x = array_ops.reshape(x, [-1, *[-1 if d is None else d for d in shape[pt.shape.ndims:]]])
+            outs = []
+            for i in range(int(num_partitions)):
+                idx = array_ops.squeeze(math_ops.where(math_ops.equal(flat_p, i)), axis=[1])
+                outs.append(array_ops.gather(flat_x, idx))
+            return outs
         p = np.asarray(p)
         if p.size and (p.min() < 0 or p.max() >= num_partitions):
             raise errors.InvalidArgumentError(None, None, f"partitions must be in [0, {num_partitions}), got "
@@ -367,12 +439,17 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     its ``weights``), as ``tf.math.bincount``.
 
     ``n = max(max(arr) + 1, minlength)``, capped at ``maxlength``; values at
-    or above ``maxlength`` are dropped. ``n`` shapes the output, so ``arr``
-    must be known when the graph is built unless ``minlength == maxlength``
-    (then ``arr`` and ``weights`` may be fed).
+    or above ``maxlength`` are dropped. ``n`` shapes the output: when it is
+    known when the graph is built (``arr`` known, or ``minlength ==
+    maxlength``) the counts are an ``UnsortedSegmentSum``; otherwise, as TF,
+    a ``DenseBincount`` of size ``n`` computed in the run, a host op (as
+    ``tf.py_func``: its inputs are computed by a device run of their own),
+    of static shape ``[?]``.
 
     Raises:
-      DataDependentShapeError: ``n`` depends on fed or variable values.
+      NotImplementedError: a host ``DenseBincount`` whose inputs depend on a
+        variable assignment.
+      InvalidArgumentError: (at run time, host op) a negative value in ``arr``.
     """
     with op_scope(name, "bincount", [arr, weights]):
         a = convert_to_tensor(arr)
@@ -383,9 +460,7 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
         else:
             val = _known(a)
             if val is None:
-                raise DataDependentShapeError(
-                    "bincount", a, "Pass minlength == maxlength (the number of bins), or use "
-                    "tf.math.unsorted_segment_sum(weights, arr, num_bins).")
+                return _host_bincount(a, weights, minlength, maxlength, dtype)
             n = int(val.max()) + 1 if val.size else 0
             if lo is not None:
                 n = max(n, lo)
@@ -393,6 +468,52 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
                 n = min(n, hi)
         w: Any = array_ops.ones_like(a, dtype=dtype) if weights is None else convert_to_tensor(weights)
         return unsorted_segment_sum(w, a, n)
+
+
+def _host_bincount(arr: Any, weights: Any, minlength: Any, maxlength: Any, dtype: Any) -> Any:
+    """TF's graph of ``bincount`` when the size is known only in the run (inside its scope)."""
+    if not arr.dtype.is_integer:
+        arr = math_ops.cast(arr, _dtypes.int32)
+    nonempty = math_ops.cast(math_ops.greater(array_ops.size(arr), 0), arr.dtype)
+    size = math_ops.multiply(nonempty, math_ops.add(math_ops.reduce_max(arr), 1))
+    if minlength is not None:
+        size = math_ops.maximum(convert_to_tensor(minlength, dtype=arr.dtype, name="minlength"), size)
+    if maxlength is not None:
+        size = math_ops.minimum(convert_to_tensor(maxlength, dtype=arr.dtype, name="maxlength"), size)
+    if weights is not None:
+        weights = array_ops.reshape(convert_to_tensor(weights, name="weights"), [-1])
+    arr = array_ops.reshape(arr, [-1])
+    if weights is None:
+        weights = constant(np.zeros([0], _dtypes.as_dtype(dtype).np_dtype))
+    require_no_assign_before([arr, size, weights], "tf.math.bincount")
+    return apply_op("DenseBincount", (arr, size, weights), {"binary_output": False})
+
+
+def _dense_bincount_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return [(TensorShape([None]), specs[2][1])]
+
+
+@register_op("DenseBincount", infer=_dense_bincount_infer, lowering=device_lowering, default_name="DenseBincount",
+             tf=TFOp(types={"Tidx": 0, "T": 2}))
+def _dense_bincount_device(arr: Any, size: Any, weights: Any, *, binary_output: bool) -> Any:
+    raise AssertionError("DenseBincount runs on the host")  # pragma: no cover
+
+
+@register_host("DenseBincount", always=True, infer=_dense_bincount_infer)
+def _dense_bincount(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    arr, size, w = (np.asarray(x) for x in inputs)
+    n = int(size)
+    if arr.size and arr.min() < 0:
+        raise errors.InvalidArgumentError(op.name, op, f"Input arr must be non-negative! (node {op.name})")
+    keep = arr < n
+    if w.size:
+        out = np.zeros([n], w.dtype)
+        np.add.at(out, arr[keep], w.ravel()[keep])
+    else:
+        out = np.bincount(arr[keep], minlength=n)[:n].astype(w.dtype)
+    if op.attrs.get("binary_output"):
+        out = (out != 0).astype(w.dtype)
+    return (out,)
 
 
 class ListDiff(NamedTuple):
@@ -516,14 +637,18 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
 
     Args:
       labels, predictions: 1-D integer tensors of one length.
-      num_classes: known when the graph is built; default ``max(labels, predictions) + 1``,
-        which needs both known when the graph is built.
+      num_classes: known when the graph is built; default ``max(labels, predictions) + 1``:
+        when the values are not known when the graph is built, the matrix is
+        computed on the host (a host op, as ``tf.py_func``: its inputs are
+        computed by a device run of their own and may not depend on a
+        variable assignment), of static shape ``[?, ?]`` as TF.
       weights: optional, ``predictions``' shape.
       dtype: of the result.
 
     Raises:
-      DataDependentShapeError: no ``num_classes`` and the values are not known.
+      NotImplementedError: no ``num_classes``, and the inputs depend on a variable assignment.
       ValueError: the shapes of ``labels`` and ``predictions`` differ.
+      InvalidArgumentError: (at run time, host matrix) a negative label or prediction.
 
     Labels or predictions outside ``[0, num_classes)`` are dropped (TF raises
     ``InvalidArgumentError`` at run time).
@@ -534,15 +659,40 @@ def confusion_matrix(labels: Any, predictions: Any, num_classes: Any = None, wei
         if not TensorShape(lab.shape).is_compatible_with(TensorShape(pred.shape)):
             raise ValueError(f"confusion_matrix: labels of shape {lab.shape} and predictions of shape "
                              f"{pred.shape} must have one shape.")
+        d = _dtypes.as_dtype(dtype)
+        values = array_ops.ones_like(pred, dtype=d) if weights is None else math_ops.cast(weights, d)
         if num_classes is None:
             vl, vp = _known(lab), _known(pred)
             if vl is None or vp is None:
-                raise DataDependentShapeError("confusion_matrix", lab if vl is None else pred,
-                                              "Pass num_classes.")
+                require_no_assign_before([lab, pred, values], "confusion_matrix without num_classes")
+                return apply_op("HostConfusionMatrix", (lab, pred, values), name="ScatterNd")
             n = int(max(vl.max(initial=-1), vp.max(initial=-1))) + 1
         else:
             n = static_int(num_classes, "confusion_matrix", "num_classes")
-        d = _dtypes.as_dtype(dtype)
-        values = array_ops.ones_like(pred, dtype=d) if weights is None else math_ops.cast(weights, d)
         indices = array_ops.stack([lab, pred], axis=1)
         return indexing_ops.scatter_nd(indices, values, [n, n])
+
+
+def _host_cm_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    return [(TensorShape([None, None]), specs[2][1])]
+
+
+@register_op("HostConfusionMatrix", infer=_host_cm_infer, lowering=device_lowering,
+             default_name="ScatterNd")
+def _host_confusion_matrix(labels: Any, predictions: Any, weights: Any) -> Any:
+    raise AssertionError("HostConfusionMatrix runs on the host")  # pragma: no cover
+
+
+@register_host("HostConfusionMatrix", always=True, infer=_host_cm_infer)
+def _host_cm(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    """``confusion_matrix`` whose size ``max(labels, predictions) + 1`` is known only at run time."""
+    lab, pred, w = (np.asarray(x) for x in inputs)
+    if lab.size and min(lab.min(), pred.min()) < 0:
+        what = "labels" if lab.min() < 0 else "predictions"
+        raise errors.InvalidArgumentError(
+            op.name, op, f"confusion_matrix: `{what}` contains negative values: "
+                         f"{(lab if what == 'labels' else pred).tolist()!r:.200}")
+    n = int(max(lab.max(initial=-1), pred.max(initial=-1))) + 1
+    out = np.zeros([n, n], w.dtype)
+    np.add.at(out, (lab.ravel(), pred.ravel()), w.ravel())
+    return (out,)

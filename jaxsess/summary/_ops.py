@@ -17,7 +17,7 @@ function                      device value (the op's output)              host: 
 
 Differences from TF: a summary tensor's dtype is that of its device value
 (TF: ``string``), so it is only meant to be fetched or merged; ``text``
-takes a Python string (jaxsess has no string tensors).
+takes a Python string or a constant scalar string tensor.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from jaxsess import _tfproto, dtypes as _dtypes
 from jaxsess.graph._graph import GraphKeys, Operation, Tensor, get_default_graph
 from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.graph._shape import TensorShape
-from jaxsess.ops._core import apply_op, convert_to_tensor
+from jaxsess.ops._core import apply_op, constant_value, convert_to_tensor
 
 __all__ = ["scalar", "histogram", "image", "text", "merge", "merge_all"]
 
@@ -276,11 +276,19 @@ def text(name: str, tensor: Any, collections: Sequence[str] | None = None) -> Te
     """A text summary, as ``tf.compat.v1.summary.text`` (TensorBoard's text plugin).
 
     Args:
-      tensor: a Python ``str`` (or ``bytes``): jaxsess has no string tensors.
+      tensor: a Python ``str`` (or ``bytes``), or a scalar string tensor whose
+        value is known when the graph is built (``tf.constant("...")``).
 
     Raises:
-      TypeError: ``tensor`` is not a string.
+      TypeError: ``tensor`` is not a string, or a string tensor computed in
+        the run (fed or formatted).
     """
+    if isinstance(tensor, Tensor) and tensor.dtype == _dtypes.string:
+        known = constant_value(tensor)
+        if known is None or np.ndim(known) != 0:
+            raise TypeError(f"jaxsess's summary.text takes a scalar string known when the graph is built, got "
+                            f"{tensor.name} of shape {tensor.shape} (summary {name!r}).")
+        tensor = known.item() if isinstance(known, np.ndarray) else known
     if isinstance(tensor, bytes):
         tensor = tensor.decode("utf-8")
     if not isinstance(tensor, str):

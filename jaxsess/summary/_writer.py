@@ -66,6 +66,7 @@ class FileWriter:
         self._writer = EventFileWriter(str(logdir), max_queue, flush_secs, filename_suffix or "")
         self._closed = False
         self._run_metadata_tags: set[str] = set()
+        self._seen_summary_tags: set[str] = set()
         g = graph if graph is not None else graph_def
         if g is not None:
             self.add_graph(g)
@@ -101,9 +102,18 @@ class FileWriter:
         elif isinstance(summary, np.ndarray) and summary.dtype == object and summary.shape == ():
             proto = _tfproto.Summary.FromString(bytes(summary[()]))
         elif isinstance(summary, _tfproto.Summary):
-            proto = summary
+            proto = _tfproto.Summary()
+            proto.CopyFrom(summary)
         else:
             raise TypeError(f"add_summary takes a serialized Summary (bytes) or a Summary proto, got {type(summary).__name__}.")
+        # As TF: a tag's metadata (plugin data) is written with its first value only.
+        for value in proto.value:
+            if not value.HasField("metadata"):
+                continue
+            if value.tag in self._seen_summary_tags:
+                value.ClearField("metadata")
+                continue
+            self._seen_summary_tags.add(value.tag)
         event = _tfproto.Event(summary=proto)
         if global_step is not None:
             event.step = int(global_step)
@@ -117,7 +127,7 @@ class FileWriter:
         """
         g = graph if graph is not None else graph_def
         if isinstance(g, Graph):
-            gd = graph_to_graph_def(g)
+            gd = graph_to_graph_def(g, lenient=True)  # host objects (iterators) are left out, as a picture
         elif isinstance(g, _tfproto.GraphDef):
             gd = g
         else:

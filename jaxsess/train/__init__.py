@@ -105,9 +105,12 @@ from jaxsess.train._saver import (
 )
 from jaxsess.train._schedules import (
     cosine_decay as cosine_decay,
+    cosine_decay_restarts as cosine_decay_restarts,
     exponential_decay as exponential_decay,
     inverse_time_decay as inverse_time_decay,
+    linear_cosine_decay as linear_cosine_decay,
     natural_exp_decay as natural_exp_decay,
+    noisy_linear_cosine_decay as noisy_linear_cosine_decay,
     piecewise_constant as piecewise_constant,
     polynomial_decay as polynomial_decay,
 )

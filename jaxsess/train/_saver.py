@@ -410,8 +410,9 @@ class Saver:
         Raises:
           TypeError: ``sess`` is not a ``Session``.
           RuntimeError: ``sess`` is closed.
-          ValueError: the parent directory of ``save_path`` does not exist,
-            or ``sess`` runs another graph.
+          ValueError: the parent directory of ``save_path`` does not exist
+            and cannot be made (as TF, only the last level is made), or
+            ``sess`` runs another graph.
           FailedPreconditionError: a variable is not initialised in ``sess``.
           OSError: the file cannot be written (no partial file is left).
         """
@@ -429,7 +430,11 @@ class Saver:
             prefix = save_path
         save_dir = os.path.dirname(save_path)
         if save_dir and not os.path.isdir(save_dir):
-            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
+            # as TF's SaveV2: the missing parent directory is made when its own parent exists
+            with contextlib.suppress(OSError):
+                os.mkdir(save_dir)
+            if not os.path.isdir(save_dir):
+                raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
         # in the variables' declared dtypes (an int64 variable is int64 in the file, as TF's);
         # over several processes, every process gathers the global values and process 0 writes
         arrays = {

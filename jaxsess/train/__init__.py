@@ -24,6 +24,11 @@ from jaxsess.train._checkpoint_utils import (
     load_checkpoint as load_checkpoint,
     load_variable as load_variable,
 )
+from jaxsess.train._cluster import (
+    ClusterSpec as ClusterSpec,
+    Server as Server,
+    replica_device_setter as replica_device_setter,
+)
 from jaxsess.train._coordinator import Coordinator as Coordinator
 from jaxsess.train._global_step import (
     assert_global_step as assert_global_step,
@@ -35,6 +40,8 @@ from jaxsess.train._global_step import (
 from jaxsess.train._hooks import (
     CheckpointSaverHook as CheckpointSaverHook,
     CheckpointSaverListener as CheckpointSaverListener,
+    FeedFnHook as FeedFnHook,
+    FinalOpsHook as FinalOpsHook,
     LoggingTensorHook as LoggingTensorHook,
     NanLossDuringTrainingError as NanLossDuringTrainingError,
     NanTensorHook as NanTensorHook,

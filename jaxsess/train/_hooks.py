@@ -1,6 +1,6 @@
 """Session-run hooks, as ``tf.compat.v1.train.SessionRunHook`` and the common
 hooks: ``StopAtStepHook``, ``CheckpointSaverHook``, ``LoggingTensorHook``,
-``NanTensorHook``, ``StepCounterHook``, ``SummarySaverHook``."""
+``NanTensorHook``, ``StepCounterHook``, ``SummarySaverHook``, ``FinalOpsHook``, ``FeedFnHook``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from jaxsess import logging as tf_logging
+from jaxsess import _tfproto, errors, logging as tf_logging
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._graph_def import write_graph
 from jaxsess.summary._ops import merge_all
@@ -21,7 +21,7 @@ from jaxsess.train._saver import Saver
 __all__ = [
     "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues", "SecondOrStepTimer",
     "StopAtStepHook", "CheckpointSaverHook", "LoggingTensorHook", "NanTensorHook", "NanLossDuringTrainingError",
-    "StepCounterHook", "SummarySaverHook", "CheckpointSaverListener",
+    "StepCounterHook", "SummarySaverHook", "CheckpointSaverListener", "FinalOpsHook", "FeedFnHook",
 ]
 
 
@@ -352,33 +352,55 @@ class NanTensorHook(SessionRunHook):
 
 
 class StepCounterHook(SessionRunHook):
-    """Logs ``global_step/sec`` every ``every_n_steps`` steps, as ``tf.train.StepCounterHook``."""
+    """Logs ``<global step name>/sec`` (``global_step/sec``) every
+    ``every_n_steps`` steps or ``every_n_secs`` seconds, and writes it as a
+    summary to ``output_dir`` (or ``summary_writer``) at the global step, as
+    ``tf.compat.v1.train.StepCounterHook``.
 
-    def __init__(self, every_n_steps: int = 100, every_n_secs: float | None = None, output_dir: Any = None,
+    Raises:
+      ValueError: both or neither of ``every_n_steps`` and ``every_n_secs``.
+      RuntimeError: from ``begin``, the graph has no global step.
+    """
+
+    def __init__(self, every_n_steps: int | None = 100, every_n_secs: float | None = None, output_dir: Any = None,
                  summary_writer: Any = None) -> None:
-        self._timer = SecondOrStepTimer(every_steps=None if every_n_secs else every_n_steps,
-                                        every_secs=every_n_secs)
+        if (every_n_steps is None) == (every_n_secs is None):
+            raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
+        self._timer = SecondOrStepTimer(every_steps=every_n_steps, every_secs=every_n_secs)
+        self._output_dir = output_dir
+        self._summary_writer = summary_writer
         self._gs: Any = None
+        self._summary_tag = "global_step/sec"
 
     def begin(self) -> None:
+        if self._summary_writer is None and self._output_dir:
+            self._summary_writer = FileWriterCache.get(self._output_dir)
         self._gs = _global_step_tensor("StepCounterHook")
+        self._summary_tag = self._gs.op.name + "/sec"
 
     def before_run(self, run_context: SessionRunContext) -> SessionRunArgs:
         return SessionRunArgs(self._gs)
 
     def after_run(self, run_context: SessionRunContext, run_values: SessionRunValues) -> None:
-        step = int(np.asarray(run_values.results))
-        if self._timer.should_trigger_for_step(step):
-            elapsed, steps = self._timer.update_last_triggered_step(step)
-            if elapsed and steps:
-                tf_logging.info("global_step/sec: %g", steps / elapsed)
+        stale = int(np.asarray(run_values.results))
+        if self._timer.should_trigger_for_step(stale + 1):
+            step = int(np.asarray(run_context.session.run(self._gs)))  # the value after the train op
+            if self._timer.should_trigger_for_step(step):
+                elapsed, steps = self._timer.update_last_triggered_step(step)
+                if elapsed is not None and steps:
+                    rate = steps / elapsed if elapsed > 0 else float("inf")
+                    if self._summary_writer is not None:
+                        value = _tfproto.Summary.Value(tag=self._summary_tag, simple_value=rate)
+                        self._summary_writer.add_summary(_tfproto.Summary(value=[value]), step)
+                    tf_logging.info("%s: %g", self._summary_tag, rate)
 
 
 class SummarySaverHook(SessionRunHook):
     """Runs the summary op every ``save_steps`` steps or ``save_secs`` seconds and
     writes its result to ``output_dir``'s event file at the global step, as
-    ``tf.compat.v1.train.SummarySaverHook`` (the op defaults to ``summary.merge_all()``;
-    the writer is ``FileWriterCache.get(output_dir)``).
+    ``tf.compat.v1.train.SummarySaverHook`` (the op, or list of ops, is
+    ``summary_op``, else the ``scaffold``'s, else ``summary.merge_all()``; the
+    writer is ``FileWriterCache.get(output_dir)``).
 
     Raises:
       ValueError: both or neither of ``save_secs`` and ``save_steps``; neither
@@ -396,6 +418,7 @@ class SummarySaverHook(SessionRunHook):
         self._dir = output_dir
         self._writer = summary_writer
         self._op = summary_op
+        self._scaffold = scaffold
         self._gs: Any = None
         self._next_step: int | None = None
         self._request = False
@@ -403,17 +426,23 @@ class SummarySaverHook(SessionRunHook):
     def begin(self) -> None:
         if self._writer is None and self._dir is not None:
             self._writer = FileWriterCache.get(self._dir)
-        if self._op is None:
+        if self._op is None and self._scaffold is None:
             self._op = merge_all()
         self._gs = _global_step_tensor("SummarySaverHook")
         self._next_step = None
 
+    def _summary_op(self) -> Any:
+        """``summary_op``, else the scaffold's (set when the session is created)."""
+        if self._op is not None:
+            return self._op
+        return getattr(self._scaffold, "summary_op", None)
+
     def before_run(self, run_context: SessionRunContext) -> SessionRunArgs:
-        self._request = self._op is not None and (
-            self._next_step is None or self._timer.should_trigger_for_step(self._next_step))
+        op = self._summary_op()
+        self._request = self._next_step is None or self._timer.should_trigger_for_step(self._next_step)
         fetches: dict[str, Any] = {"global_step": self._gs}
-        if self._request:
-            fetches["summary"] = self._op
+        if self._request and op is not None:
+            fetches["summary"] = op if isinstance(op, list) else [op]
         return SessionRunArgs(fetches)
 
     def after_run(self, run_context: SessionRunContext, run_values: SessionRunValues) -> None:
@@ -422,9 +451,57 @@ class SummarySaverHook(SessionRunHook):
             step = int(np.asarray(run_context.session.run(self._gs)))
         if self._request:
             self._timer.update_last_triggered_step(step)
-            self._writer.add_summary(run_values.results["summary"], step)
+            for summary in run_values.results.get("summary", []):
+                self._writer.add_summary(summary, step)
         self._next_step = step + 1
 
     def end(self, session: Any) -> None:
         if self._writer is not None:
             self._writer.flush()
+
+
+class FinalOpsHook(SessionRunHook):
+    """Runs ``final_ops`` when the session ends (after training), as
+    ``tf.compat.v1.train.FinalOpsHook``; read them from :attr:`final_ops_values`.
+
+    Args:
+      final_ops: a tensor, a list of tensors or a dict ``{name: tensor}``.
+      final_ops_feed_dict: the feed for that run.
+
+    Raises:
+      OutOfRangeError: from ``end`` when the final ops read the exhausted input
+        (a warning says so, as TF1).
+    """
+
+    def __init__(self, final_ops: Any, final_ops_feed_dict: Any = None) -> None:
+        self._final_ops = final_ops
+        self._final_ops_feed_dict = final_ops_feed_dict
+        self._final_ops_values: Any = None
+
+    @property
+    def final_ops_values(self) -> Any:
+        """The values of ``final_ops`` (same structure), ``None`` before ``end``."""
+        return self._final_ops_values
+
+    def end(self, session: Any) -> None:
+        if self._final_ops is None:
+            return
+        try:
+            self._final_ops_values = session.run(self._final_ops, feed_dict=self._final_ops_feed_dict)
+        except (errors.OutOfRangeError, StopIteration):
+            tf_logging.warning(
+                "An OutOfRangeError or StopIteration exception is raised by the code in FinalOpsHook. This "
+                "typically means the Ops running by the FinalOpsHook have a dependency back to some input "
+                "source, which should not happen.")
+            raise
+
+
+class FeedFnHook(SessionRunHook):
+    """Feeds ``feed_fn()`` (a dict ``{tensor: value}``) into every run, as
+    ``tf.compat.v1.train.FeedFnHook``."""
+
+    def __init__(self, feed_fn: Any) -> None:
+        self.feed_fn = feed_fn
+
+    def before_run(self, run_context: SessionRunContext) -> SessionRunArgs:
+        return SessionRunArgs(fetches=None, feed_dict=self.feed_fn())

@@ -42,6 +42,7 @@ from jaxsess.train._hooks import (
     CheckpointSaverListener as CheckpointSaverListener,
     FeedFnHook as FeedFnHook,
     FinalOpsHook as FinalOpsHook,
+    GlobalStepWaiterHook as GlobalStepWaiterHook,
     LoggingTensorHook as LoggingTensorHook,
     NanLossDuringTrainingError as NanLossDuringTrainingError,
     NanTensorHook as NanTensorHook,

@@ -13,7 +13,6 @@ import numpy as np
 from jaxsess import _tfproto, errors, logging as tf_logging
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._graph_def import write_graph
-from jaxsess.summary._ops import merge_all
 from jaxsess.summary._writer import FileWriterCache
 from jaxsess.train._global_step import get_global_step
 from jaxsess.train._saver import Saver
@@ -22,6 +21,7 @@ __all__ = [
     "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues", "SecondOrStepTimer",
     "StopAtStepHook", "CheckpointSaverHook", "LoggingTensorHook", "NanTensorHook", "NanLossDuringTrainingError",
     "StepCounterHook", "SummarySaverHook", "CheckpointSaverListener", "FinalOpsHook", "FeedFnHook",
+    "GlobalStepWaiterHook",
 ]
 
 
@@ -92,8 +92,10 @@ class SecondOrStepTimer:
     """Triggers every ``every_secs`` seconds or every ``every_steps`` steps (one of them)."""
 
     def __init__(self, every_secs: float | None = None, every_steps: int | None = None) -> None:
-        if (every_secs is None) == (every_steps is None):
+        if every_secs is None and every_steps is None:
             raise ValueError("Either every_secs or every_steps should be provided.")
+        if every_secs is not None and every_steps is not None:
+            raise ValueError("Can not provide both every_secs and every_steps.")
         self._every_secs = every_secs
         self._every_steps = every_steps
         self._last_time: float | None = None
@@ -131,12 +133,14 @@ class StopAtStepHook(SessionRunHook):
     ``num_steps`` past its value at session creation), as ``tf.train.StopAtStepHook``.
 
     Raises:
-      ValueError: both or neither of ``num_steps`` and ``last_step``.
+      ValueError: both or neither of ``num_steps`` and ``last_step`` (TF's messages).
     """
 
     def __init__(self, num_steps: int | None = None, last_step: int | None = None) -> None:
-        if (num_steps is None) == (last_step is None):
+        if num_steps is None and last_step is None:
             raise ValueError("One of num_steps or last_step must be specified.")
+        if num_steps is not None and last_step is not None:
+            raise ValueError("Only one of num_steps or last_step can be specified.")
         if num_steps is not None and num_steps < 0:
             raise ValueError("num_steps must be non-negative.")
         self._num_steps = num_steps
@@ -399,19 +403,19 @@ class SummarySaverHook(SessionRunHook):
     """Runs the summary op every ``save_steps`` steps or ``save_secs`` seconds and
     writes its result to ``output_dir``'s event file at the global step, as
     ``tf.compat.v1.train.SummarySaverHook`` (the op, or list of ops, is
-    ``summary_op``, else the ``scaffold``'s, else ``summary.merge_all()``; the
-    writer is ``FileWriterCache.get(output_dir)``).
+    ``summary_op``, else the ``scaffold``'s, made when the session is created;
+    the writer is ``FileWriterCache.get(output_dir)``).
 
     Raises:
-      ValueError: both or neither of ``save_secs`` and ``save_steps``; neither
-        ``output_dir`` nor ``summary_writer``.
+      ValueError: both or neither of ``save_secs`` and ``save_steps``, of
+        ``scaffold`` and ``summary_op``; neither ``output_dir`` nor ``summary_writer``.
     """
 
     def __init__(self, save_steps: int | None = None, save_secs: float | None = None,
                  output_dir: str | None = None, summary_writer: Any = None, scaffold: Any = None,
                  summary_op: Any = None) -> None:
-        if (save_steps is None) == (save_secs is None):
-            raise ValueError("SummarySaverHook: exactly one of save_steps and save_secs must be provided.")
+        if (scaffold is None) == (summary_op is None):
+            raise ValueError("Exactly one of scaffold or summary_op must be provided.")
         if output_dir is None and summary_writer is None:
             raise ValueError("SummarySaverHook needs output_dir or summary_writer.")
         self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
@@ -426,8 +430,6 @@ class SummarySaverHook(SessionRunHook):
     def begin(self) -> None:
         if self._writer is None and self._dir is not None:
             self._writer = FileWriterCache.get(self._dir)
-        if self._op is None and self._scaffold is None:
-            self._op = merge_all()
         self._gs = _global_step_tensor("SummarySaverHook")
         self._next_step = None
 
@@ -505,3 +507,42 @@ class FeedFnHook(SessionRunHook):
 
     def before_run(self, run_context: SessionRunContext) -> SessionRunArgs:
         return SessionRunArgs(fetches=None, feed_dict=self.feed_fn())
+
+
+class GlobalStepWaiterHook(SessionRunHook):
+    """Holds the first ``run`` until the global step reaches ``wait_until_step``
+    (polling every 0.5 s), as ``tf.compat.v1.train.GlobalStepWaiterHook``. In
+    one process only another thread can advance the step, so a step not yet
+    reached waits for it.
+
+    Raises:
+      RuntimeError: from ``begin``, the graph has no global step.
+    """
+
+    def __init__(self, wait_until_step: int) -> None:
+        self._wait_until_step = wait_until_step
+        self._started = False
+        self._gs: Any = None
+
+    def begin(self) -> None:
+        self._started = False
+        self._gs = _global_step_tensor("_GlobalStepWaiterHook")
+
+    def before_run(self, run_context: SessionRunContext) -> None:
+        if self._started:
+            return
+        if self._wait_until_step <= 0:
+            self._started = True
+            return
+        tf_logging.info("Waiting for global step %d before starting training.", self._wait_until_step)
+        last_logged = 0
+        while True:
+            step = int(np.asarray(run_context.session.run(self._gs)))
+            if step >= self._wait_until_step:
+                self._started = True
+                return
+            if step - last_logged > 1000:
+                tf_logging.info("Waiting for global step %d before starting training. Current step is %d.",
+                                self._wait_until_step, step)
+                last_logged = step
+            time.sleep(0.5)

@@ -456,7 +456,12 @@ class Graph:
             else:
                 spec = d(op)
                 to_string = getattr(spec, "to_string", None)
-                device = to_string() if callable(to_string) else ("" if spec is None else str(spec))
+                if callable(to_string):
+                    device = to_string()
+                elif isinstance(spec, str | bytes):
+                    device = spec if isinstance(spec, str) else spec.decode()
+                else:
+                    raise TypeError(f"Expected binary or unicode string, got {spec!r}")
             op._device = device
         for colocated in reversed(self._scopes.colocate):
             if colocated is not None and colocated.device:

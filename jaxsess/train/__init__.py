@@ -29,7 +29,7 @@ from jaxsess.train._cluster import (
     Server as Server,
     replica_device_setter as replica_device_setter,
 )
-from jaxsess.train._coordinator import Coordinator as Coordinator
+from jaxsess.train._coordinator import Coordinator as Coordinator, LooperThread as LooperThread
 from jaxsess.train._global_step import (
     assert_global_step as assert_global_step,
     create_global_step as create_global_step,
@@ -119,3 +119,4 @@ from jaxsess.train._schedules import (
     piecewise_constant as piecewise_constant,
     polynomial_decay as polynomial_decay,
 )
+from jaxsess.train._supervisor import SessionManager as SessionManager, Supervisor as Supervisor

@@ -30,7 +30,8 @@ from jaxsess.train._hooks import (
     SummarySaverHook,
 )
 from jaxsess.train._queue_runners import start_queue_runners
-from jaxsess.train._saver import Saver, get_checkpoint_state, latest_checkpoint
+from jaxsess.train._saver import Saver
+from jaxsess.train._supervisor import SessionManager
 
 __all__ = ["Scaffold", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession",
            "SingularMonitoredSession"]
@@ -87,6 +88,7 @@ class ChiefSessionCreator:
     def __init__(self, scaffold: Scaffold | None = None, master: str = "", config: Any = None,
                  checkpoint_dir: str | None = None, checkpoint_filename_with_path: str | None = None) -> None:
         self._scaffold = scaffold or Scaffold()
+        self._master = master
         self._config = config
         self._dir = checkpoint_dir
         self._path = checkpoint_filename_with_path
@@ -96,21 +98,17 @@ class ChiefSessionCreator:
         return self._scaffold
 
     def create_session(self) -> Session:
-        self._scaffold.finalize()
-        sess = Session(config=self._config)
-        path = self._path or (latest_checkpoint(self._dir) if self._dir else None)
-        if path is not None and self._scaffold.saver is not None:
-            self._scaffold.saver.restore(sess, path)
-            state = get_checkpoint_state(self._dir) if self._dir and not self._path else None
-            if state is not None:  # as TF's SessionManager: the saver keeps managing older checkpoints
-                self._scaffold.saver.recover_last_checkpoints(list(state.all_model_checkpoint_paths))
-        else:
-            sess.run(self._scaffold.init_op, self._scaffold.init_feed_dict)
-            if self._scaffold.init_fn is not None:
-                self._scaffold.init_fn(self._scaffold, sess)
-        if self._scaffold.local_init_op is not None:
-            sess.run(self._scaffold.local_init_op)
-        return sess
+        """Finalizes the scaffold and prepares a session with a
+        :class:`SessionManager` (restore, else ``init_op`` and ``init_fn``; then
+        the local init op)."""
+        scaffold = self._scaffold
+        scaffold.finalize()
+        init_fn = scaffold.init_fn
+        manager = SessionManager(local_init_op=scaffold.local_init_op, graph=get_default_graph())
+        return manager.prepare_session(
+            self._master, init_op=scaffold.init_op, saver=scaffold.saver, checkpoint_dir=self._dir,
+            checkpoint_filename_with_path=self._path, config=self._config, init_feed_dict=scaffold.init_feed_dict,
+            init_fn=None if init_fn is None else (lambda sess: init_fn(scaffold, sess)))
 
 
 class MonitoredSession:

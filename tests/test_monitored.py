@@ -185,3 +185,22 @@ def test_supervisor_not_ready_and_non_chief():
 def test_summary_saver_hook_needs_exactly_one_op_source(tmp_path):
     with pytest.raises(ValueError, match="Exactly one of scaffold or summary_op"):
         tf.train.SummarySaverHook(save_steps=1, output_dir=str(tmp_path))
+
+
+def test_sync_replicas_optimizer_one_replica_is_the_wrapped_update():
+    gs = tf.train.get_or_create_global_step()
+    w = tf.Variable(np.float32(1.0), name="w")
+    loss = tf.square(w)
+    opt = tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.25), replicas_to_aggregate=1)
+    train_op = opt.minimize(loss, global_step=gs)
+    hook = opt.make_session_run_hook(is_chief=True)
+    with tf.train.MonitoredSession(hooks=[hook]) as sess:
+        tokens = [sess.run(train_op) for _ in range(3)]
+        assert sess.run(w) == np.float32(0.125)  # 1 -> 0.5 -> 0.25 -> 0.125
+        assert sess.run(gs) == 3
+    assert tokens == [0, 1, 2]  # the global step before each update, as TF's tokens
+    assert opt.get_chief_queue_runner().create_threads(None) == []
+    with pytest.raises(NotImplementedError, match="one replica"):
+        tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1), replicas_to_aggregate=2)
+    with pytest.raises(ValueError, match="Global step is required"):
+        tf.train.SyncReplicasOptimizer(tf.train.GradientDescentOptimizer(0.1), 1).minimize(loss)

@@ -120,3 +120,4 @@ from jaxsess.train._schedules import (
     polynomial_decay as polynomial_decay,
 )
 from jaxsess.train._supervisor import SessionManager as SessionManager, Supervisor as Supervisor
+from jaxsess.train._sync_replicas import SyncReplicasOptimizer as SyncReplicasOptimizer

@@ -19,10 +19,12 @@ from jaxsess.train import queue_runner as queue_runner
 from jaxsess.train._checkpoint_utils import (
     CheckpointReader as CheckpointReader,
     NewCheckpointReader as NewCheckpointReader,
+    checkpoints_iterator as checkpoints_iterator,
     init_from_checkpoint as init_from_checkpoint,
     list_variables as list_variables,
     load_checkpoint as load_checkpoint,
     load_variable as load_variable,
+    wait_for_new_checkpoint as wait_for_new_checkpoint,
 )
 from jaxsess.train._cluster import (
     ClusterSpec as ClusterSpec,
@@ -76,6 +78,7 @@ from jaxsess.train._monitored import (
     MonitoredSession as MonitoredSession,
     MonitoredTrainingSession as MonitoredTrainingSession,
     Scaffold as Scaffold,
+    SessionCreator as SessionCreator,
     SingularMonitoredSession as SingularMonitoredSession,
 )
 from jaxsess.train._moving_averages import ExponentialMovingAverage as ExponentialMovingAverage
@@ -105,6 +108,8 @@ from jaxsess.train._saver import (
     CheckpointState as CheckpointState,
     Saver as Saver,
     checkpoint_exists as checkpoint_exists,
+    generate_checkpoint_state_proto as generate_checkpoint_state_proto,
+    get_checkpoint_mtimes as get_checkpoint_mtimes,
     get_checkpoint_state as get_checkpoint_state,
     import_meta_graph as import_meta_graph,
     latest_checkpoint as latest_checkpoint,
@@ -119,5 +124,9 @@ from jaxsess.train._schedules import (
     piecewise_constant as piecewise_constant,
     polynomial_decay as polynomial_decay,
 )
-from jaxsess.train._supervisor import SessionManager as SessionManager, Supervisor as Supervisor
+from jaxsess.train._supervisor import (
+    SessionManager as SessionManager,
+    Supervisor as Supervisor,
+    basic_train_loop as basic_train_loop,
+)
 from jaxsess.train._sync_replicas import SyncReplicasOptimizer as SyncReplicasOptimizer

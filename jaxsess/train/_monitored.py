@@ -33,7 +33,7 @@ from jaxsess.train._queue_runners import start_queue_runners
 from jaxsess.train._saver import Saver
 from jaxsess.train._supervisor import SessionManager
 
-__all__ = ["Scaffold", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession",
+__all__ = ["Scaffold", "SessionCreator", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession",
            "SingularMonitoredSession"]
 
 USE_DEFAULT = object()
@@ -80,7 +80,14 @@ class Scaffold:
                 graph.add_to_collection(GraphKeys.SAVERS, self.saver)
 
 
-class ChiefSessionCreator:
+class SessionCreator:
+    """The interface of session creators, as ``tf.compat.v1.train.SessionCreator``."""
+
+    def create_session(self) -> Session:
+        raise NotImplementedError("create_session")
+
+
+class ChiefSessionCreator(SessionCreator):
     """Creates a session and initializes it: restores the latest checkpoint of
     ``checkpoint_dir`` if there is one, else runs the init op (then the local
     init op), as ``tf.compat.v1.train.ChiefSessionCreator``."""

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxsess import _tfproto, logging as tf_logging
+from jaxsess import _tfproto, errors, logging as tf_logging
 from jaxsess._graph_session import Session
 from jaxsess.graph._graph import Graph, GraphKeys, get_default_graph
 from jaxsess.graph._graph_def import write_graph
@@ -37,7 +37,7 @@ from jaxsess.train._global_step import global_step as _global_step_value
 from jaxsess.train._queue_runners import start_queue_runners
 from jaxsess.train._saver import Saver, get_checkpoint_state
 
-__all__ = ["SessionManager", "Supervisor"]
+__all__ = ["SessionManager", "Supervisor", "basic_train_loop"]
 
 
 class SessionManager:
@@ -487,3 +487,21 @@ class Supervisor:
     Stop = stop
     RequestStop = request_stop
     Loop = loop
+
+
+def basic_train_loop(supervisor: Supervisor, train_step_fn: Any, args: Any = None, kwargs: Any = None,
+                     master: str = "") -> None:
+    """Calls ``train_step_fn(sess, *args, **kwargs)`` in ``supervisor.managed_session(master)``
+    until the supervisor stops, starting over after an ``AbortedError``, as
+    ``tf.compat.v1.train.basic_train_loop``."""
+    args = list(args or [])
+    kwargs = dict(kwargs or {})
+    retry = True
+    while retry:
+        try:
+            retry = False
+            with supervisor.managed_session(master) as sess:
+                while not supervisor.should_stop():
+                    train_step_fn(sess, *args, **kwargs)
+        except errors.AbortedError:
+            retry = True

@@ -4,6 +4,7 @@ hooks: ``StopAtStepHook``, ``CheckpointSaverHook``, ``LoggingTensorHook``,
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Any, NamedTuple
@@ -186,7 +187,8 @@ class CheckpointSaverListener:
 class CheckpointSaverHook(SessionRunHook):
     """Saves checkpoints every ``save_secs`` seconds or ``save_steps`` steps, after
     session creation and at the end, with a :class:`~jaxsess.train.Saver`, as
-    ``tf.train.CheckpointSaverHook`` (files ``checkpoint_dir/model.ckpt-<step>``).
+    ``tf.train.CheckpointSaverHook`` (files ``checkpoint_dir/model.ckpt-<step>``;
+    the graph and a ``SessionLog`` per checkpoint go to ``checkpoint_dir``'s event file).
 
     Raises:
       ValueError: both or neither of ``save_secs`` and ``save_steps``.
@@ -202,9 +204,11 @@ class CheckpointSaverHook(SessionRunHook):
         self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
         self._listeners = list(listeners or [])
         self._save_graph_def = save_graph_def
+        self._summary_writer: Any = None
         self._gs: Any = None
 
     def begin(self) -> None:
+        self._summary_writer = FileWriterCache.get(self._dir)  # as TF1: the graph and checkpoint events
         self._gs = _global_step_tensor("CheckpointSaverHook")
         if self._saver is None and self._scaffold is not None:
             self._saver = self._scaffold.saver
@@ -225,6 +229,8 @@ class CheckpointSaverHook(SessionRunHook):
                 write_graph(get_default_graph(), self._dir, "graph.pbtxt")
             except ValueError as e:  # host-only nodes (tf.data iterators, Print) have no GraphDef form
                 tf_logging.warning("CheckpointSaverHook: no graph.pbtxt written: %s", e)
+            with contextlib.suppress(ValueError):
+                self._summary_writer.add_graph(get_default_graph())
         self._save(session, step)
         self._timer.update_last_triggered_step(step)
 
@@ -253,6 +259,8 @@ class CheckpointSaverHook(SessionRunHook):
         for listener in self._listeners:
             listener.before_save(session, step)
         self._get_saver().save(session, self._path, global_step=step)
+        self._summary_writer.add_session_log(
+            _tfproto.SessionLog(status=_tfproto.SessionLog.CHECKPOINT, checkpoint_path=self._path), step)
         for listener in self._listeners:
             if listener.after_save(session, step):
                 stop = True

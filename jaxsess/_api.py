@@ -100,6 +100,7 @@ from jaxsess.dtypes import (
     uint64 as uint64,
 )
 from jaxsess.export import export as export, graph_function as graph_function, load_exported as load_exported
+from jaxsess.graph._device import DeviceSpec as DeviceSpec
 from jaxsess.graph._graph import (
     Graph as Graph,
     GraphKeys as GraphKeys,
@@ -107,6 +108,7 @@ from jaxsess.graph._graph import (
     Tensor as Tensor,
     add_to_collection as add_to_collection,
     add_to_collections as add_to_collections,
+    colocate_with as colocate_with,
     control_dependencies as control_dependencies,
     device as device,
     get_collection as get_collection,

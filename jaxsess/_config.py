@@ -81,6 +81,8 @@ class ConfigProto:
       compilation_cache_dir: where it lives (default
         ``$JAXSESS_COMPILATION_CACHE_DIR``, else
         ``$XDG_CACHE_HOME/jaxsess/xla`` or ``~/.cache/jaxsess/xla``).
+      device_filters: accepted, as TF's (``['/job:ps', '/job:worker/task:0']``);
+        no effect, since every job of an in-process cluster is this process.
       inter_op_parallelism_threads, intra_op_parallelism_threads,
       operation_timeout_in_ms, graph_options, isolate_session_state: accepted
         and ignored (XLA schedules its own threads).
@@ -99,6 +101,7 @@ class ConfigProto:
     plan_cache_size: int = 256
     compilation_cache: bool | None = None
     compilation_cache_dir: str = ""
+    device_filters: list[str] = field(default_factory=list)
 
     _IGNORED = (
         "inter_op_parallelism_threads",

@@ -47,6 +47,7 @@ from jaxsess.graph._host import HOST_GRAPHS as _HOST_GRAPHS
 from jaxsess.graph._lowering import VARIABLE_OP, Plan, build_plan, prune
 from jaxsess.graph._placement import place_plan, slot_placement
 from jaxsess.ops.sparse_tensor import SparseTensor
+from jaxsess.train._cluster import is_local_server_target
 
 __all__ = ["Session", "InteractiveSession"]
 
@@ -157,7 +158,9 @@ class Session(BaseSession):
     """A graph session, as ``tf.compat.v1.Session``.
 
     Args:
-      target: accepted for compatibility; only ``''`` (in-process) is supported.
+      target: ``''`` (in-process), or the ``target`` of a ``tf.train.Server``
+        made in this process (the session still runs here, see
+        :mod:`jaxsess.train._cluster`).
       graph: the :class:`Graph` to run (default: the default graph at creation).
       config: a :class:`ConfigProto` (soft placement, placement logging, GPU options).
       cleanup: the :class:`ResourceCleanupStrategy` for the device arrays
@@ -192,7 +195,7 @@ class Session(BaseSession):
         rows; a replicated result whole), with no cross-process copy.
 
     Raises:
-      ValueError: a non-empty ``target`` or a bad strategy.
+      ValueError: a ``target`` other than those, or a bad strategy.
       TypeError: ``graph`` is not a :class:`Graph`, or ``mesh`` not a ``Mesh``.
 
     ``with Session() as s:`` makes ``s`` the default session and its graph the
@@ -223,9 +226,10 @@ class Session(BaseSession):
     ) -> None:
         if mesh is not None and not isinstance(mesh, jax.sharding.Mesh):
             raise TypeError(f"mesh must be a jax.sharding.Mesh; got {type(mesh).__name__}")
-        if target not in ("", None):
+        if target not in ("", None) and not is_local_server_target(target):
             raise ValueError(
-                f"Session target {target!r} is not supported: jaxsess runs in-process (target='')."
+                f"Session target {target!r} is not supported: jaxsess runs in-process (target='', or the "
+                "target of a tf.train.Server created in this process)."
             )
         if graph is None:
             graph = get_default_graph()

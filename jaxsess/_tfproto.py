@@ -58,6 +58,7 @@ __all__ = [
     "SummaryMetadata",
     "HistogramProto",
     "Event",
+    "SessionLog",
     "TaggedRunMetadata",
     "RunOptions",
     "RunMetadata",
@@ -99,6 +100,7 @@ Summary = summary_pb2.Summary
 SummaryMetadata = summary_pb2.SummaryMetadata
 HistogramProto = summary_pb2.HistogramProto
 Event = event_pb2.Event
+SessionLog = event_pb2.SessionLog
 TaggedRunMetadata = event_pb2.TaggedRunMetadata
 RunOptions = config_pb2.RunOptions
 RunMetadata = config_pb2.RunMetadata

@@ -8,7 +8,7 @@ Layers, bottom to top (``DESIGN.md``):
 2. the libraries that build graphs: ``ops/``, ``layers``, ``losses``, ``nn``,
    ``train/``, ``data/``, ``summary/``, ``contrib/``, ...;
 3. the sessions: ``_session``, ``_fetch``, ``_graph_session``, ``_eager``, ``_host_run``,
-   ``train/_monitored`` (a session wrapper), ``estimator/`` (built on it) and
+   ``train/_monitored`` and ``train/_supervisor`` (session wrappers), ``estimator/`` (built on it) and
    ``test`` (the gradient checker and ``TestCase``);
 4. the faces: every package ``__init__``, ``_api`` (the public namespace the
    package loads on first use), ``compat``, ``export``, ``ipython``,
@@ -35,7 +35,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "jaxsess"
 
 BOTTOM = {"errors", "dtypes", "_config", "_context", "_signals", "_resources", "_tfproto", "distributed"}
-SESSIONS = {"_session", "_fetch", "_graph_session", "_eager", "_host_run", "train._monitored", "estimator", "keras", "test"}
+SESSIONS = {"_session", "_fetch", "_graph_session", "_eager", "_host_run", "train._monitored", "train._supervisor", "estimator", "keras", "test"}
 FACES = {"_api", "compat", "_compat", "export", "ipython", "_display", "__main__", "_launch"}
 NO_IMPORTS_IN_FUNCTIONS = ["."]  # the whole package (it was 42 imports inside functions, then 6)
 

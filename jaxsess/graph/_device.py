@@ -48,6 +48,15 @@ class DeviceSpec:
             parts.append(f"/device:{self.device_type}:{idx}")
         return "".join(parts)
 
+    @classmethod
+    def from_string(cls, spec: str) -> DeviceSpec:
+        """Parses ``spec``, as ``tf.DeviceSpec.from_string`` (see :func:`parse_device`)."""
+        return parse_device(spec)
+
+    def make_merged_spec(self, dev: DeviceSpec) -> DeviceSpec:
+        """This spec with ``dev``'s set fields taking precedence, as ``tf.DeviceSpec.make_merged_spec``."""
+        return self.merge(dev)
+
     def merge(self, inner: DeviceSpec) -> DeviceSpec:
         return DeviceSpec(
             inner.job if inner.job is not None else self.job,

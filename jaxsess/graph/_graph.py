@@ -73,6 +73,7 @@ class GraphKeys:
     INIT_OP = "init_op"
     LOCAL_INIT_OP = "local_init_op"
     READY_OP = "ready_op"
+    SUMMARY_OP = "summary_op"
     GLOBAL_STEP = "global_step"
     COND_CONTEXT = "cond_context"
     WHILE_CONTEXT = "while_context"
@@ -311,7 +312,7 @@ class _ThreadScopes(threading.local):
     def __init__(self) -> None:
         self.name_stack = ""
         self.control: list[list[Operation] | None] = []
-        self.devices: list[str | None] = []
+        self.devices: list[Any] = []  # device strings, device functions, None (a reset)
         self.colocate: list[Any] = []
 
 
@@ -423,14 +424,13 @@ class Graph:
         for c in control_inputs:
             if c not in controls:
                 controls.append(c)
-        device_str = ""
-        for d in self._scopes.devices:
-            device_str = "" if d is None else _merge_device(device_str, d)
+        op = Operation(self, op_name, op_def, inputs, attrs, controls, "", next(self._next_id))
+        op._outputs = [Tensor(op, i, dt, shape) for i, (shape, dt) in enumerate(output_specs)]
+        if self._scopes.devices or self._scopes.colocate:
+            self._apply_device_scopes(op)
         with self._lock:
             if op_name in self._by_name:
                 raise ValueError(f"Duplicate node name in graph: '{op_name}'")
-            op = Operation(self, op_name, op_def, inputs, attrs, controls, device_str, next(self._next_id))
-            op._outputs = [Tensor(op, i, dt, shape) for i, (shape, dt) in enumerate(output_specs)]
             if self._gradient_override_map:
                 op._gradient_op_type = self._gradient_override_map.get(op._type)
             self._ops.append(op)
@@ -438,6 +438,35 @@ class Graph:
             self._names_in_use.setdefault(op_name.lower(), 1)
             self._version += 1
         return op
+
+    def _apply_device_scopes(self, op: Operation) -> None:
+        """Sets ``op``'s device from the device scopes, innermost first, as TF1's
+        ``Graph._apply_device_functions``: a device function gets the op (its
+        ``device`` so far) and returns a device string or spec, kept verbatim; a
+        string scope fills in the fields still unset; a ``None`` scope stops the
+        walk. Inside ``colocate_with`` the op takes the colocated op's device."""
+        device: str | None = None
+        for d in reversed(self._scopes.devices):
+            if d is None:
+                break
+            if d == "":  # tf.device(""): a null merge, as TF1
+                continue
+            if isinstance(d, str):
+                device = _merge_device(d, device or "")
+            else:
+                spec = d(op)
+                to_string = getattr(spec, "to_string", None)
+                if callable(to_string):
+                    device = to_string()
+                elif isinstance(spec, str | bytes):
+                    device = spec if isinstance(spec, str) else spec.decode()
+                else:
+                    raise TypeError(f"Expected binary or unicode string, got {spec!r}")
+            op._device = device
+        for colocated in reversed(self._scopes.colocate):
+            if colocated is not None and colocated.device:
+                op._device = colocated.device
+                break
 
     def get_operations(self) -> list[Operation]:
         """All ops, in creation order."""
@@ -597,17 +626,52 @@ class Graph:
         are found when a session places the op.
         """
         if device_name is not None and not isinstance(device_name, str):
-            if callable(device_name):
-                raise TypeError("Device functions are not supported; pass a device string.")
-            device_name = str(device_name)
-        if device_name:
-
+            to_string = getattr(device_name, "to_string", None)
+            if callable(to_string):  # a DeviceSpec
+                device_name = to_string()
+            elif not callable(device_name):
+                device_name = str(device_name)
+        if isinstance(device_name, str) and device_name:
             parse_device(device_name)  # validates
-        self._scopes.devices.append(device_name or None)
+        self._scopes.devices.append(device_name)
         try:
             yield
         finally:
             self._scopes.devices.pop()
+
+    @contextlib.contextmanager
+    def colocate_with(self, op: Any, ignore_existing: bool = False) -> Iterator[None]:
+        """Ops created inside take ``op``'s device, as ``tf.Graph.colocate_with``:
+        the enclosing device scopes are set aside; ``op=None`` with
+        ``ignore_existing=True`` clears the colocation too.
+
+        Args:
+          op: an :class:`Operation`, a :class:`Tensor` (its op) or a variable
+            (its op), or ``None``.
+
+        Raises:
+          ValueError: ``op`` is ``None`` and ``ignore_existing`` is false.
+        """
+        if op is None and not ignore_existing:
+            raise ValueError("Trying to reset colocation (op is None) but ignore_existing is not True")
+        if op is not None and not isinstance(op, Operation):
+            op = getattr(op, "op", op)
+            if not isinstance(op, Operation):
+                raise TypeError(f"colocate_with expects an Operation, Tensor or Variable, got {op!r}.")
+        saved_devices = self._scopes.devices
+        saved_colocate = self._scopes.colocate
+        self._scopes.devices = []
+        if ignore_existing:
+            self._scopes.colocate = []
+        else:
+            self._scopes.colocate = list(saved_colocate)
+        if op is not None:
+            self._scopes.colocate.append(op)
+        try:
+            yield
+        finally:
+            self._scopes.devices = saved_devices
+            self._scopes.colocate = saved_colocate
 
     @contextlib.contextmanager
     def gradient_override_map(self, op_type_map: dict[str, str]) -> Iterator[None]:
@@ -723,8 +787,14 @@ def control_dependencies(control_inputs: Iterable[Any] | None) -> Any:
 
 
 def device(device_name: Any) -> Any:
-    """As ``tf.device`` on the default graph."""
+    """As ``tf.device`` on the default graph: a device string, a ``DeviceSpec``,
+    ``None``, or a device function ``fn(op) -> str`` (``replica_device_setter``)."""
     return get_default_graph().device(device_name)
+
+
+def colocate_with(op: Any, ignore_existing: bool = False) -> Any:
+    """As ``tf.compat.v1.colocate_with`` on the default graph (see :meth:`Graph.colocate_with`)."""
+    return get_default_graph().colocate_with(op, ignore_existing)
 
 
 def add_to_collection(name: str, value: Any) -> None:

@@ -265,10 +265,11 @@ class Variable:
                     var_attrs["sharding"] = sharding
                 self._ref = apply_op("VariableV2", (), var_attrs, name=op_name + "/")
                 self._initial_value = iv
-                self._initializer = apply_op(
-                    "Assign", (self._ref, iv), {"validate_shape": bool(validate_shape)}, name="Assign"
-                ).op
-                self._snapshot = apply_op("Identity", (self._ref,), name="read")
+                with graph.colocate_with(self._ref.op):  # as TF1: on the variable's device
+                    self._initializer = apply_op(
+                        "Assign", (self._ref, iv), {"validate_shape": bool(validate_shape)}, name="Assign"
+                    ).op
+                    self._snapshot = apply_op("Identity", (self._ref,), name="read")
         self._ref.op._variable = self  # type: ignore[attr-defined]
         if collections is None:
             collections = [GraphKeys.GLOBAL_VARIABLES]

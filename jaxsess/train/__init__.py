@@ -19,12 +19,19 @@ from jaxsess.train import queue_runner as queue_runner
 from jaxsess.train._checkpoint_utils import (
     CheckpointReader as CheckpointReader,
     NewCheckpointReader as NewCheckpointReader,
+    checkpoints_iterator as checkpoints_iterator,
     init_from_checkpoint as init_from_checkpoint,
     list_variables as list_variables,
     load_checkpoint as load_checkpoint,
     load_variable as load_variable,
+    wait_for_new_checkpoint as wait_for_new_checkpoint,
 )
-from jaxsess.train._coordinator import Coordinator as Coordinator
+from jaxsess.train._cluster import (
+    ClusterSpec as ClusterSpec,
+    Server as Server,
+    replica_device_setter as replica_device_setter,
+)
+from jaxsess.train._coordinator import Coordinator as Coordinator, LooperThread as LooperThread
 from jaxsess.train._global_step import (
     assert_global_step as assert_global_step,
     create_global_step as create_global_step,
@@ -35,6 +42,9 @@ from jaxsess.train._global_step import (
 from jaxsess.train._hooks import (
     CheckpointSaverHook as CheckpointSaverHook,
     CheckpointSaverListener as CheckpointSaverListener,
+    FeedFnHook as FeedFnHook,
+    FinalOpsHook as FinalOpsHook,
+    GlobalStepWaiterHook as GlobalStepWaiterHook,
     LoggingTensorHook as LoggingTensorHook,
     NanLossDuringTrainingError as NanLossDuringTrainingError,
     NanTensorHook as NanTensorHook,
@@ -68,6 +78,7 @@ from jaxsess.train._monitored import (
     MonitoredSession as MonitoredSession,
     MonitoredTrainingSession as MonitoredTrainingSession,
     Scaffold as Scaffold,
+    SessionCreator as SessionCreator,
     SingularMonitoredSession as SingularMonitoredSession,
 )
 from jaxsess.train._moving_averages import ExponentialMovingAverage as ExponentialMovingAverage
@@ -97,6 +108,8 @@ from jaxsess.train._saver import (
     CheckpointState as CheckpointState,
     Saver as Saver,
     checkpoint_exists as checkpoint_exists,
+    generate_checkpoint_state_proto as generate_checkpoint_state_proto,
+    get_checkpoint_mtimes as get_checkpoint_mtimes,
     get_checkpoint_state as get_checkpoint_state,
     import_meta_graph as import_meta_graph,
     latest_checkpoint as latest_checkpoint,
@@ -114,3 +127,9 @@ from jaxsess.train._schedules import (
     piecewise_constant as piecewise_constant,
     polynomial_decay as polynomial_decay,
 )
+from jaxsess.train._supervisor import (
+    SessionManager as SessionManager,
+    Supervisor as Supervisor,
+    basic_train_loop as basic_train_loop,
+)
+from jaxsess.train._sync_replicas import SyncReplicasOptimizer as SyncReplicasOptimizer

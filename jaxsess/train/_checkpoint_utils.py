@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import time
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -14,9 +15,10 @@ from jaxsess.graph._graph import GraphKeys, get_default_graph
 from jaxsess.ops._core import constant
 from jaxsess.ops.state_ops import Variable
 from jaxsess.train import _checkpoint
-from jaxsess.train._saver import _read_checkpoint, get_checkpoint_state
+from jaxsess.train._saver import _read_checkpoint, get_checkpoint_state, latest_checkpoint
 
-__all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables", "init_from_checkpoint"]
+__all__ = ["CheckpointReader", "NewCheckpointReader", "load_checkpoint", "list_variables", "init_from_checkpoint",
+           "wait_for_new_checkpoint", "checkpoints_iterator"]
 
 
 class CheckpointReader:
@@ -183,3 +185,39 @@ def init_from_checkpoint(ckpt_dir_or_file: str, assignment_map: Mapping[str, Any
         with graph.control_dependencies(None), graph.name_scope(v.op.name + "/"):
             init_value = constant(value, dtype=v.dtype, name="checkpoint_initializer")
             v._initializer = v.assign(init_value, name="init_from_checkpoint").op
+
+
+def wait_for_new_checkpoint(checkpoint_dir: str, last_checkpoint: str | None = None, seconds_to_sleep: float = 1,
+                            timeout: float | None = None) -> str | None:
+    """Polls ``checkpoint_dir`` every ``seconds_to_sleep`` seconds until its
+    latest checkpoint differs from ``last_checkpoint``; ``None`` after
+    ``timeout`` seconds, as ``tf.compat.v1.train.wait_for_new_checkpoint``."""
+    stop_time = time.time() + timeout if timeout is not None else None
+    while True:
+        path = latest_checkpoint(checkpoint_dir)
+        if path is not None and path != last_checkpoint:
+            return path
+        if stop_time is not None and time.time() + seconds_to_sleep > stop_time:
+            return None
+        time.sleep(seconds_to_sleep)
+
+
+def checkpoints_iterator(checkpoint_dir: str, min_interval_secs: float = 0, timeout: float | None = None,
+                         timeout_fn: Any = None) -> Iterator[str]:
+    """Yields each new latest checkpoint of ``checkpoint_dir`` (at most one per
+    ``min_interval_secs``), ending after ``timeout`` seconds without one unless
+    ``timeout_fn()`` is false, as ``tf.compat.v1.train.checkpoints_iterator``."""
+    path = None
+    while True:
+        new_path = wait_for_new_checkpoint(checkpoint_dir, path, timeout=timeout)
+        if new_path:
+            start = time.time()
+            path = new_path
+            yield path
+            wait = start + min_interval_secs - time.time()
+            if wait > 0:
+                time.sleep(wait)
+        elif timeout_fn is None:
+            return
+        if timeout_fn is not None and timeout_fn():
+            return

@@ -11,7 +11,7 @@ from typing import Any
 
 from jaxsess import errors
 
-__all__ = ["Coordinator"]
+__all__ = ["Coordinator", "LooperThread"]
 
 
 class Coordinator:
@@ -136,3 +136,60 @@ class Coordinator:
             exc = self._exc_info
         if exc is not None:
             raise exc[1].with_traceback(exc[2])
+
+
+class LooperThread(threading.Thread):
+    """A daemon thread that calls :meth:`run_loop` (or ``target``) every
+    ``timer_interval_secs`` seconds, the first time at once (back to back when
+    ``None``), until ``coord`` stops, as ``tf.compat.v1.train.LooperThread``.
+    An exception stops ``coord`` with it (re-raised by ``coord.join``).
+
+    Raises:
+      ValueError: ``coord`` is not a :class:`Coordinator`; ``args``/``kwargs`` without ``target``.
+    """
+
+    def __init__(self, coord: Coordinator, timer_interval_secs: float | None, target: Any = None,
+                 args: Any = None, kwargs: Any = None) -> None:
+        if not isinstance(coord, Coordinator):
+            raise ValueError(f"'coord' argument must be a Coordinator: {coord}")
+        super().__init__(daemon=True)
+        self._coord = coord
+        self._timer_interval_secs = timer_interval_secs
+        self._loop_target = target
+        if target is None and (args or kwargs):
+            raise ValueError("'args' and 'kwargs' argument require that you also pass 'target'")
+        self._loop_args = tuple(args or ())
+        self._loop_kwargs = dict(kwargs or {})
+        coord.register_thread(self)
+
+    @staticmethod
+    def loop(coord: Coordinator, timer_interval_secs: float | None, target: Any, args: Any = None,
+             kwargs: Any = None) -> LooperThread:
+        """Starts a looper calling ``target(*args, **kwargs)``; returns it."""
+        looper = LooperThread(coord, timer_interval_secs, target=target, args=args, kwargs=kwargs)
+        looper.start()
+        return looper
+
+    def run(self) -> None:
+        with self._coord.stop_on_exception():
+            self.start_loop()
+            if self._timer_interval_secs is None:
+                while not self._coord.should_stop():
+                    self.run_loop()
+            else:
+                next_time = time.time()
+                while not self._coord.wait_for_stop(max(0.0, next_time - time.time())):
+                    next_time += self._timer_interval_secs
+                    self.run_loop()
+            self.stop_loop()
+
+    def start_loop(self) -> None:
+        """Called once when the thread starts."""
+
+    def stop_loop(self) -> None:
+        """Called once when the loop ends."""
+
+    def run_loop(self) -> None:
+        """One iteration: calls ``target`` (override it in a subclass)."""
+        if self._loop_target is not None:
+            self._loop_target(*self._loop_args, **self._loop_kwargs)

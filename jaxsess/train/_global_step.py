@@ -44,17 +44,17 @@ def assert_global_step(global_step_tensor: Any) -> None:
     """Checks that ``global_step_tensor`` is a scalar integer variable or tensor.
 
     Raises:
-      TypeError: it is not a variable or tensor, or not of an integer dtype.
-      ValueError: it is not a scalar.
+      TypeError: it is not a variable or tensor, not of an integer dtype, or
+        not a scalar (TF's messages).
     """
     dtype = getattr(global_step_tensor, "dtype", None)
     shape = getattr(global_step_tensor, "shape", None)
     if dtype is None or shape is None:
-        raise TypeError(f"Existing global_step must be a Variable or Tensor: {global_step_tensor!r:.80}.")
+        raise TypeError(f'Existing "global_step" must be a Variable or Tensor: {global_step_tensor!r:.80}.')
     if not np.issubdtype(_dtypes.as_dtype(dtype).np_dtype, np.integer):
-        raise TypeError(f"Existing global_step does not have integer type: {dtype}")
+        raise TypeError(f'Existing "global_step" does not have integer type: {dtype}')
     if shape.ndims != 0 and shape.is_fully_defined():
-        raise ValueError(f"Existing global_step is not scalar: {shape}")
+        raise TypeError(f'Existing "global_step" is not scalar: {shape}')
 
 
 def create_global_step(graph: Graph | None = None) -> Variable:

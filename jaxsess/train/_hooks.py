@@ -1,19 +1,19 @@
 """Session-run hooks, as ``tf.compat.v1.train.SessionRunHook`` and the common
 hooks: ``StopAtStepHook``, ``CheckpointSaverHook``, ``LoggingTensorHook``,
-``NanTensorHook``, ``StepCounterHook``, ``SummarySaverHook``."""
+``NanTensorHook``, ``StepCounterHook``, ``SummarySaverHook``, ``FinalOpsHook``, ``FeedFnHook``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from jaxsess import logging as tf_logging
+from jaxsess import _tfproto, errors, logging as tf_logging
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._graph_def import write_graph
-from jaxsess.summary._ops import merge_all
 from jaxsess.summary._writer import FileWriterCache
 from jaxsess.train._global_step import get_global_step
 from jaxsess.train._saver import Saver
@@ -21,7 +21,8 @@ from jaxsess.train._saver import Saver
 __all__ = [
     "SessionRunHook", "SessionRunArgs", "SessionRunContext", "SessionRunValues", "SecondOrStepTimer",
     "StopAtStepHook", "CheckpointSaverHook", "LoggingTensorHook", "NanTensorHook", "NanLossDuringTrainingError",
-    "StepCounterHook", "SummarySaverHook", "CheckpointSaverListener",
+    "StepCounterHook", "SummarySaverHook", "CheckpointSaverListener", "FinalOpsHook", "FeedFnHook",
+    "GlobalStepWaiterHook",
 ]
 
 
@@ -92,8 +93,10 @@ class SecondOrStepTimer:
     """Triggers every ``every_secs`` seconds or every ``every_steps`` steps (one of them)."""
 
     def __init__(self, every_secs: float | None = None, every_steps: int | None = None) -> None:
-        if (every_secs is None) == (every_steps is None):
+        if every_secs is None and every_steps is None:
             raise ValueError("Either every_secs or every_steps should be provided.")
+        if every_secs is not None and every_steps is not None:
+            raise ValueError("Can not provide both every_secs and every_steps.")
         self._every_secs = every_secs
         self._every_steps = every_steps
         self._last_time: float | None = None
@@ -131,12 +134,14 @@ class StopAtStepHook(SessionRunHook):
     ``num_steps`` past its value at session creation), as ``tf.train.StopAtStepHook``.
 
     Raises:
-      ValueError: both or neither of ``num_steps`` and ``last_step``.
+      ValueError: both or neither of ``num_steps`` and ``last_step`` (TF's messages).
     """
 
     def __init__(self, num_steps: int | None = None, last_step: int | None = None) -> None:
-        if (num_steps is None) == (last_step is None):
+        if num_steps is None and last_step is None:
             raise ValueError("One of num_steps or last_step must be specified.")
+        if num_steps is not None and last_step is not None:
+            raise ValueError("Only one of num_steps or last_step can be specified.")
         if num_steps is not None and num_steps < 0:
             raise ValueError("num_steps must be non-negative.")
         self._num_steps = num_steps
@@ -182,7 +187,8 @@ class CheckpointSaverListener:
 class CheckpointSaverHook(SessionRunHook):
     """Saves checkpoints every ``save_secs`` seconds or ``save_steps`` steps, after
     session creation and at the end, with a :class:`~jaxsess.train.Saver`, as
-    ``tf.train.CheckpointSaverHook`` (files ``checkpoint_dir/model.ckpt-<step>``).
+    ``tf.train.CheckpointSaverHook`` (files ``checkpoint_dir/model.ckpt-<step>``;
+    the graph and a ``SessionLog`` per checkpoint go to ``checkpoint_dir``'s event file).
 
     Raises:
       ValueError: both or neither of ``save_secs`` and ``save_steps``.
@@ -198,9 +204,11 @@ class CheckpointSaverHook(SessionRunHook):
         self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
         self._listeners = list(listeners or [])
         self._save_graph_def = save_graph_def
+        self._summary_writer: Any = None
         self._gs: Any = None
 
     def begin(self) -> None:
+        self._summary_writer = FileWriterCache.get(self._dir)  # as TF1: the graph and checkpoint events
         self._gs = _global_step_tensor("CheckpointSaverHook")
         if self._saver is None and self._scaffold is not None:
             self._saver = self._scaffold.saver
@@ -221,6 +229,8 @@ class CheckpointSaverHook(SessionRunHook):
                 write_graph(get_default_graph(), self._dir, "graph.pbtxt")
             except ValueError as e:  # host-only nodes (tf.data iterators, Print) have no GraphDef form
                 tf_logging.warning("CheckpointSaverHook: no graph.pbtxt written: %s", e)
+            with contextlib.suppress(ValueError):
+                self._summary_writer.add_graph(get_default_graph())
         self._save(session, step)
         self._timer.update_last_triggered_step(step)
 
@@ -249,6 +259,8 @@ class CheckpointSaverHook(SessionRunHook):
         for listener in self._listeners:
             listener.before_save(session, step)
         self._get_saver().save(session, self._path, global_step=step)
+        self._summary_writer.add_session_log(
+            _tfproto.SessionLog(status=_tfproto.SessionLog.CHECKPOINT, checkpoint_path=self._path), step)
         for listener in self._listeners:
             if listener.after_save(session, step):
                 stop = True
@@ -352,50 +364,73 @@ class NanTensorHook(SessionRunHook):
 
 
 class StepCounterHook(SessionRunHook):
-    """Logs ``global_step/sec`` every ``every_n_steps`` steps, as ``tf.train.StepCounterHook``."""
+    """Logs ``<global step name>/sec`` (``global_step/sec``) every
+    ``every_n_steps`` steps or ``every_n_secs`` seconds, and writes it as a
+    summary to ``output_dir`` (or ``summary_writer``) at the global step, as
+    ``tf.compat.v1.train.StepCounterHook``.
 
-    def __init__(self, every_n_steps: int = 100, every_n_secs: float | None = None, output_dir: Any = None,
+    Raises:
+      ValueError: both or neither of ``every_n_steps`` and ``every_n_secs``.
+      RuntimeError: from ``begin``, the graph has no global step.
+    """
+
+    def __init__(self, every_n_steps: int | None = 100, every_n_secs: float | None = None, output_dir: Any = None,
                  summary_writer: Any = None) -> None:
-        self._timer = SecondOrStepTimer(every_steps=None if every_n_secs else every_n_steps,
-                                        every_secs=every_n_secs)
+        if (every_n_steps is None) == (every_n_secs is None):
+            raise ValueError("exactly one of every_n_steps and every_n_secs should be provided.")
+        self._timer = SecondOrStepTimer(every_steps=every_n_steps, every_secs=every_n_secs)
+        self._output_dir = output_dir
+        self._summary_writer = summary_writer
         self._gs: Any = None
+        self._summary_tag = "global_step/sec"
 
     def begin(self) -> None:
+        if self._summary_writer is None and self._output_dir:
+            self._summary_writer = FileWriterCache.get(self._output_dir)
         self._gs = _global_step_tensor("StepCounterHook")
+        self._summary_tag = self._gs.op.name + "/sec"
 
     def before_run(self, run_context: SessionRunContext) -> SessionRunArgs:
         return SessionRunArgs(self._gs)
 
     def after_run(self, run_context: SessionRunContext, run_values: SessionRunValues) -> None:
-        step = int(np.asarray(run_values.results))
-        if self._timer.should_trigger_for_step(step):
-            elapsed, steps = self._timer.update_last_triggered_step(step)
-            if elapsed and steps:
-                tf_logging.info("global_step/sec: %g", steps / elapsed)
+        stale = int(np.asarray(run_values.results))
+        if self._timer.should_trigger_for_step(stale + 1):
+            step = int(np.asarray(run_context.session.run(self._gs)))  # the value after the train op
+            if self._timer.should_trigger_for_step(step):
+                elapsed, steps = self._timer.update_last_triggered_step(step)
+                if elapsed is not None and steps:
+                    rate = steps / elapsed if elapsed > 0 else float("inf")
+                    if self._summary_writer is not None:
+                        value = _tfproto.Summary.Value(tag=self._summary_tag, simple_value=rate)
+                        self._summary_writer.add_summary(_tfproto.Summary(value=[value]), step)
+                    tf_logging.info("%s: %g", self._summary_tag, rate)
 
 
 class SummarySaverHook(SessionRunHook):
     """Runs the summary op every ``save_steps`` steps or ``save_secs`` seconds and
     writes its result to ``output_dir``'s event file at the global step, as
-    ``tf.compat.v1.train.SummarySaverHook`` (the op defaults to ``summary.merge_all()``;
+    ``tf.compat.v1.train.SummarySaverHook`` (the op, or list of ops, is
+    ``summary_op``, else the ``scaffold``'s, made when the session is created;
     the writer is ``FileWriterCache.get(output_dir)``).
 
     Raises:
-      ValueError: both or neither of ``save_secs`` and ``save_steps``; neither
-        ``output_dir`` nor ``summary_writer``.
+      ValueError: both or neither of ``save_secs`` and ``save_steps``, of
+        ``scaffold`` and ``summary_op``; neither ``output_dir`` nor ``summary_writer``.
     """
 
     def __init__(self, save_steps: int | None = None, save_secs: float | None = None,
                  output_dir: str | None = None, summary_writer: Any = None, scaffold: Any = None,
                  summary_op: Any = None) -> None:
-        if (save_steps is None) == (save_secs is None):
-            raise ValueError("SummarySaverHook: exactly one of save_steps and save_secs must be provided.")
+        if (scaffold is None) == (summary_op is None):
+            raise ValueError("Exactly one of scaffold or summary_op must be provided.")
         if output_dir is None and summary_writer is None:
             raise ValueError("SummarySaverHook needs output_dir or summary_writer.")
         self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
         self._dir = output_dir
         self._writer = summary_writer
         self._op = summary_op
+        self._scaffold = scaffold
         self._gs: Any = None
         self._next_step: int | None = None
         self._request = False
@@ -403,17 +438,21 @@ class SummarySaverHook(SessionRunHook):
     def begin(self) -> None:
         if self._writer is None and self._dir is not None:
             self._writer = FileWriterCache.get(self._dir)
-        if self._op is None:
-            self._op = merge_all()
         self._gs = _global_step_tensor("SummarySaverHook")
         self._next_step = None
 
+    def _summary_op(self) -> Any:
+        """``summary_op``, else the scaffold's (set when the session is created)."""
+        if self._op is not None:
+            return self._op
+        return getattr(self._scaffold, "summary_op", None)
+
     def before_run(self, run_context: SessionRunContext) -> SessionRunArgs:
-        self._request = self._op is not None and (
-            self._next_step is None or self._timer.should_trigger_for_step(self._next_step))
+        op = self._summary_op()
+        self._request = self._next_step is None or self._timer.should_trigger_for_step(self._next_step)
         fetches: dict[str, Any] = {"global_step": self._gs}
-        if self._request:
-            fetches["summary"] = self._op
+        if self._request and op is not None:
+            fetches["summary"] = op if isinstance(op, list) else [op]
         return SessionRunArgs(fetches)
 
     def after_run(self, run_context: SessionRunContext, run_values: SessionRunValues) -> None:
@@ -422,9 +461,96 @@ class SummarySaverHook(SessionRunHook):
             step = int(np.asarray(run_context.session.run(self._gs)))
         if self._request:
             self._timer.update_last_triggered_step(step)
-            self._writer.add_summary(run_values.results["summary"], step)
+            for summary in run_values.results.get("summary", []):
+                self._writer.add_summary(summary, step)
         self._next_step = step + 1
 
     def end(self, session: Any) -> None:
         if self._writer is not None:
             self._writer.flush()
+
+
+class FinalOpsHook(SessionRunHook):
+    """Runs ``final_ops`` when the session ends (after training), as
+    ``tf.compat.v1.train.FinalOpsHook``; read them from :attr:`final_ops_values`.
+
+    Args:
+      final_ops: a tensor, a list of tensors or a dict ``{name: tensor}``.
+      final_ops_feed_dict: the feed for that run.
+
+    Raises:
+      OutOfRangeError: from ``end`` when the final ops read the exhausted input
+        (a warning says so, as TF1).
+    """
+
+    def __init__(self, final_ops: Any, final_ops_feed_dict: Any = None) -> None:
+        self._final_ops = final_ops
+        self._final_ops_feed_dict = final_ops_feed_dict
+        self._final_ops_values: Any = None
+
+    @property
+    def final_ops_values(self) -> Any:
+        """The values of ``final_ops`` (same structure), ``None`` before ``end``."""
+        return self._final_ops_values
+
+    def end(self, session: Any) -> None:
+        if self._final_ops is None:
+            return
+        try:
+            self._final_ops_values = session.run(self._final_ops, feed_dict=self._final_ops_feed_dict)
+        except (errors.OutOfRangeError, StopIteration):
+            tf_logging.warning(
+                "An OutOfRangeError or StopIteration exception is raised by the code in FinalOpsHook. This "
+                "typically means the Ops running by the FinalOpsHook have a dependency back to some input "
+                "source, which should not happen.")
+            raise
+
+
+class FeedFnHook(SessionRunHook):
+    """Feeds ``feed_fn()`` (a dict ``{tensor: value}``) into every run, as
+    ``tf.compat.v1.train.FeedFnHook``."""
+
+    def __init__(self, feed_fn: Any) -> None:
+        self.feed_fn = feed_fn
+
+    def before_run(self, run_context: SessionRunContext) -> SessionRunArgs:
+        return SessionRunArgs(fetches=None, feed_dict=self.feed_fn())
+
+
+class GlobalStepWaiterHook(SessionRunHook):
+    """Holds the first ``run`` until the global step reaches ``wait_until_step``
+    (polling every 0.5 s), as ``tf.compat.v1.train.GlobalStepWaiterHook``. In
+    one process only another thread can advance the step, so a step not yet
+    reached waits for it.
+
+    Raises:
+      RuntimeError: from ``begin``, the graph has no global step.
+    """
+
+    def __init__(self, wait_until_step: int) -> None:
+        self._wait_until_step = wait_until_step
+        self._started = False
+        self._gs: Any = None
+
+    def begin(self) -> None:
+        self._started = False
+        self._gs = _global_step_tensor("_GlobalStepWaiterHook")
+
+    def before_run(self, run_context: SessionRunContext) -> None:
+        if self._started:
+            return
+        if self._wait_until_step <= 0:
+            self._started = True
+            return
+        tf_logging.info("Waiting for global step %d before starting training.", self._wait_until_step)
+        last_logged = 0
+        while True:
+            step = int(np.asarray(run_context.session.run(self._gs)))
+            if step >= self._wait_until_step:
+                self._started = True
+                return
+            if step - last_logged > 1000:
+                tf_logging.info("Waiting for global step %d before starting training. Current step is %d.",
+                                self._wait_until_step, step)
+                last_logged = step
+            time.sleep(0.5)

@@ -18,6 +18,7 @@ from jaxsess._graph_session import Session
 from jaxsess.graph._graph import GraphKeys, get_default_graph
 from jaxsess.ops import state_ops
 from jaxsess.ops._core import group
+from jaxsess.summary._ops import merge_all
 from jaxsess.train._coordinator import Coordinator
 from jaxsess.train._hooks import (
     CheckpointSaverHook,
@@ -26,19 +27,23 @@ from jaxsess.train._hooks import (
     SessionRunHook,
     SessionRunValues,
     StepCounterHook,
+    SummarySaverHook,
 )
 from jaxsess.train._queue_runners import start_queue_runners
-from jaxsess.train._saver import Saver, get_checkpoint_state, latest_checkpoint
+from jaxsess.train._saver import Saver
+from jaxsess.train._supervisor import SessionManager
 
-__all__ = ["Scaffold", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession",
+__all__ = ["Scaffold", "SessionCreator", "ChiefSessionCreator", "MonitoredSession", "MonitoredTrainingSession",
            "SingularMonitoredSession"]
 
 USE_DEFAULT = object()
 
 
 class Scaffold:
-    """The init op, local init op and saver of a monitored session, as
-    ``tf.compat.v1.train.Scaffold`` (defaults made by :meth:`finalize`)."""
+    """The init op, local init op, summary op and saver of a monitored session, as
+    ``tf.compat.v1.train.Scaffold`` (defaults made by :meth:`finalize`;
+    ``ready_op`` and ``ready_for_local_init_op`` are kept but not run: one
+    process initializes its own session)."""
 
     def __init__(self, init_op: Any = None, init_feed_dict: Any = None, init_fn: Any = None,
                  ready_op: Any = None, ready_for_local_init_op: Any = None, local_init_op: Any = None,
@@ -47,6 +52,9 @@ class Scaffold:
         self.init_feed_dict = init_feed_dict
         self.init_fn = init_fn
         self.local_init_op = local_init_op
+        self.summary_op = summary_op
+        self.ready_op = ready_op
+        self.ready_for_local_init_op = ready_for_local_init_op
         self.saver = saver
 
     def finalize(self) -> None:
@@ -58,6 +66,11 @@ class Scaffold:
             self.init_op = state_ops.global_variables_initializer()
         if self.local_init_op is None:
             self.local_init_op = group(state_ops.local_variables_initializer())
+        if self.summary_op is None:  # as TF1: the SUMMARY_OP collection's, else merge_all()
+            collected = graph.get_collection(GraphKeys.SUMMARY_OP)
+            self.summary_op = collected[0] if collected else merge_all()
+            if self.summary_op is not None and not collected:
+                graph.add_to_collection(GraphKeys.SUMMARY_OP, self.summary_op)
         if self.saver is None:
             savers = graph.get_collection(GraphKeys.SAVERS)
             if savers:
@@ -67,7 +80,14 @@ class Scaffold:
                 graph.add_to_collection(GraphKeys.SAVERS, self.saver)
 
 
-class ChiefSessionCreator:
+class SessionCreator:
+    """The interface of session creators, as ``tf.compat.v1.train.SessionCreator``."""
+
+    def create_session(self) -> Session:
+        raise NotImplementedError("create_session")
+
+
+class ChiefSessionCreator(SessionCreator):
     """Creates a session and initializes it: restores the latest checkpoint of
     ``checkpoint_dir`` if there is one, else runs the init op (then the local
     init op), as ``tf.compat.v1.train.ChiefSessionCreator``."""
@@ -75,6 +95,7 @@ class ChiefSessionCreator:
     def __init__(self, scaffold: Scaffold | None = None, master: str = "", config: Any = None,
                  checkpoint_dir: str | None = None, checkpoint_filename_with_path: str | None = None) -> None:
         self._scaffold = scaffold or Scaffold()
+        self._master = master
         self._config = config
         self._dir = checkpoint_dir
         self._path = checkpoint_filename_with_path
@@ -84,21 +105,17 @@ class ChiefSessionCreator:
         return self._scaffold
 
     def create_session(self) -> Session:
-        self._scaffold.finalize()
-        sess = Session(config=self._config)
-        path = self._path or (latest_checkpoint(self._dir) if self._dir else None)
-        if path is not None and self._scaffold.saver is not None:
-            self._scaffold.saver.restore(sess, path)
-            state = get_checkpoint_state(self._dir) if self._dir and not self._path else None
-            if state is not None:  # as TF's SessionManager: the saver keeps managing older checkpoints
-                self._scaffold.saver.recover_last_checkpoints(list(state.all_model_checkpoint_paths))
-        else:
-            sess.run(self._scaffold.init_op, self._scaffold.init_feed_dict)
-            if self._scaffold.init_fn is not None:
-                self._scaffold.init_fn(self._scaffold, sess)
-        if self._scaffold.local_init_op is not None:
-            sess.run(self._scaffold.local_init_op)
-        return sess
+        """Finalizes the scaffold and prepares a session with a
+        :class:`SessionManager` (restore, else ``init_op`` and ``init_fn``; then
+        the local init op)."""
+        scaffold = self._scaffold
+        scaffold.finalize()
+        init_fn = scaffold.init_fn
+        manager = SessionManager(local_init_op=scaffold.local_init_op, graph=get_default_graph())
+        return manager.prepare_session(
+            self._master, init_op=scaffold.init_op, saver=scaffold.saver, checkpoint_dir=self._dir,
+            checkpoint_filename_with_path=self._path, config=self._config, init_feed_dict=scaffold.init_feed_dict,
+            init_fn=None if init_fn is None else (lambda sess: init_fn(scaffold, sess)))
 
 
 class MonitoredSession:
@@ -157,7 +174,8 @@ class MonitoredSession:
             a = h.before_run(ctx)
             if a is None:
                 continue
-            extra[i] = a.fetches
+            if a.fetches is not None:
+                extra[i] = a.fetches
             for k, v in (a.feed_dict or {}).items():
                 if k in feeds:
                     raise ValueError(f"Same tensor is fed by a SessionRunHook and user. Conflict(s): {[k]}")
@@ -174,20 +192,16 @@ class MonitoredSession:
         return out["caller"]
 
     def run_step_fn(self, step_fn: Any) -> Any:
-        """``step_fn(step_context)`` where ``step_context.session`` is this
-        session and ``step_context.request_stop()`` stops it."""
-        monitored = self
+        """Calls ``step_fn(step_context)``, as ``tf.compat.v1.train.MonitoredSession.run_step_fn``:
+        ``step_context.session`` is the raw session (no hooks),
+        ``step_context.run_with_hooks(...)`` is this session's :meth:`run`, and
+        ``step_context.request_stop()`` raises ``StopIteration``, which ends the
+        ``with`` block normally.
 
-        class _StepContext:
-            session = monitored
-
-            def request_stop(self) -> None:
-                monitored._stop = True
-
-            def run_with_hooks(self, *args: Any, **kwargs: Any) -> Any:
-                return monitored.run(*args, **kwargs)
-
-        return step_fn(_StepContext())
+        Raises:
+          StopIteration: ``step_fn`` called ``request_stop()``.
+        """
+        return step_fn(_StepContext(self._check(), self.run))
 
     def close(self) -> None:
         self._close(None)
@@ -218,6 +232,25 @@ class MonitoredSession:
         return exc_type is None
 
 
+class _StepContext:
+    """What ``run_step_fn`` gives ``step_fn``, as ``MonitoredSession.StepContext``."""
+
+    def __init__(self, session: Session, run_with_hooks: Any) -> None:
+        self._session = session
+        self._run_with_hooks = run_with_hooks
+
+    @property
+    def session(self) -> Session:
+        return self._session
+
+    def run_with_hooks(self, *args: Any, **kwargs: Any) -> Any:
+        return self._run_with_hooks(*args, **kwargs)
+
+    def request_stop(self) -> None:
+        """Ends the loop: raises ``StopIteration``, as TF1."""
+        raise StopIteration("step_fn has requested the iterations to stop.")
+
+
 class SingularMonitoredSession(MonitoredSession):
     """A :class:`MonitoredSession` with a chief session creator, as
     ``tf.compat.v1.train.SingularMonitoredSession``; ``raw_session()`` gives the session."""
@@ -229,7 +262,14 @@ class SingularMonitoredSession(MonitoredSession):
         super().__init__(creator, hooks, stop_grace_period_secs)
 
     def raw_session(self) -> Session:
-        return self._check()
+        """The underlying :class:`Session`.
+
+        Raises:
+          RuntimeError: the monitored session is closed.
+        """
+        if self._sess is None:
+            raise RuntimeError("Session is already closed.")
+        return self._sess
 
 
 def MonitoredTrainingSession(  # noqa: N802 - TF1 name
@@ -242,30 +282,50 @@ def MonitoredTrainingSession(  # noqa: N802 - TF1 name
 ) -> MonitoredSession:
     """A :class:`MonitoredSession` for training, as ``tf.compat.v1.train.MonitoredTrainingSession``.
 
-    With ``checkpoint_dir``, the session restores its latest checkpoint (else
-    initializes the variables) and a :class:`CheckpointSaverHook` saves every
-    ``save_checkpoint_steps`` steps, or every ``save_checkpoint_secs`` seconds
-    (default 600 when neither is given); a ``StepCounterHook`` logs steps/sec
-    every ``log_step_count_steps`` steps. Summaries are not written (jaxsess
-    has no summary ops). ``is_chief=False`` (distributed workers) is not supported.
+    The session restores the latest checkpoint of ``checkpoint_dir`` (else
+    initializes the variables). With a ``summary_dir`` (default
+    ``checkpoint_dir``), a :class:`StepCounterHook` writes ``global_step/sec``
+    every ``log_step_count_steps`` steps and a :class:`SummarySaverHook` writes
+    the scaffold's summary op (default ``summary.merge_all()``) every
+    ``save_summaries_steps`` steps (default 100) or ``save_summaries_secs``
+    seconds; with a ``checkpoint_dir``, a :class:`CheckpointSaverHook` saves
+    every ``save_checkpoint_steps`` steps or ``save_checkpoint_secs`` seconds
+    (default 600). Hooks run in TF's order: ``chief_only_hooks``, those, then
+    ``hooks``. ``master`` may be ``''`` or an in-process ``Server.target``.
+    ``is_chief=False`` (a worker waiting for a chief in another process) is
+    not supported: a jaxsess session owns its variables.
 
     Raises:
       NotImplementedError: ``is_chief=False``.
     """
+    if save_summaries_steps is USE_DEFAULT and save_summaries_secs is USE_DEFAULT:
+        save_summaries_steps, save_summaries_secs = 100, None
+    elif save_summaries_secs is USE_DEFAULT:
+        save_summaries_secs = None
+    elif save_summaries_steps is USE_DEFAULT:
+        save_summaries_steps = None
+    if save_checkpoint_steps is USE_DEFAULT and save_checkpoint_secs is USE_DEFAULT:
+        save_checkpoint_steps, save_checkpoint_secs = None, 600
+    elif save_checkpoint_secs is USE_DEFAULT:
+        save_checkpoint_secs = None
+    elif save_checkpoint_steps is USE_DEFAULT:
+        save_checkpoint_steps = None
+    scaffold = scaffold or Scaffold()
     if not is_chief:
         raise NotImplementedError("MonitoredTrainingSession: only the chief (is_chief=True) is supported.")
-    all_hooks = list(hooks or []) + list(chief_only_hooks or [])
+    all_hooks: list[SessionRunHook] = list(chief_only_hooks or [])
+    creator = ChiefSessionCreator(scaffold, master, config, checkpoint_dir)
+    summary_dir = summary_dir or checkpoint_dir
+    if summary_dir:
+        if log_step_count_steps and log_step_count_steps > 0:
+            all_hooks.append(StepCounterHook(output_dir=summary_dir, every_n_steps=log_step_count_steps))
+        if (save_summaries_steps and save_summaries_steps > 0) or (save_summaries_secs and save_summaries_secs > 0):
+            all_hooks.append(SummarySaverHook(scaffold=scaffold, save_steps=save_summaries_steps,
+                                              save_secs=save_summaries_secs, output_dir=summary_dir))
     if checkpoint_dir:
-        if save_checkpoint_steps is USE_DEFAULT and save_checkpoint_secs is USE_DEFAULT:
-            save_checkpoint_steps, save_checkpoint_secs = None, 600
-        elif save_checkpoint_secs is USE_DEFAULT:
-            save_checkpoint_secs = None
-        elif save_checkpoint_steps is USE_DEFAULT:
-            save_checkpoint_steps = None
         if (save_checkpoint_secs and save_checkpoint_secs > 0) or (save_checkpoint_steps and save_checkpoint_steps > 0):
             all_hooks.append(CheckpointSaverHook(checkpoint_dir, save_secs=save_checkpoint_secs,
-                                                 save_steps=save_checkpoint_steps, scaffold=scaffold))
-        if log_step_count_steps and log_step_count_steps > 0:
-            all_hooks.append(StepCounterHook(every_n_steps=log_step_count_steps))
-    creator = ChiefSessionCreator(scaffold or Scaffold(), master, config, checkpoint_dir)
+                                                 save_steps=save_checkpoint_steps, scaffold=scaffold,
+                                                 save_graph_def=save_graph_def))
+    all_hooks.extend(hooks or [])
     return MonitoredSession(creator, all_hooks, stop_grace_period_secs)

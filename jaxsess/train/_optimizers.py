@@ -475,7 +475,7 @@ class Optimizer:
             new_slots = outs[len(params):]
             updates = []
             for i, (v, new) in enumerate(zip(params, outs[:len(params)], strict=True)):
-                with graph.name_scope("update_" + v.op.name):
+                with graph.name_scope("update_" + v.op.name), graph.colocate_with(v.op):  # as TF1
                     updates.append(v.assign(new))
                     updates += [s.assign(t) for s, t, o in zip(slot_vars, new_slots, owners, strict=True) if o == i]
             updates += [s.assign(t) for s, t, o in zip(slot_vars, new_slots, owners, strict=True) if o is None]
@@ -483,7 +483,7 @@ class Optimizer:
                 train_op = group(*updates, name=scope)
             else:
                 step = _as_var(global_step)
-                with graph.control_dependencies([group(*updates, name="update")]):
+                with graph.control_dependencies([group(*updates, name="update")]), graph.colocate_with(step.op):
                     train_op = step.assign_add(1, name=scope).op
         if train_op not in graph.get_collection(GraphKeys.TRAIN_OP):
             graph.add_to_collection(GraphKeys.TRAIN_OP, train_op)

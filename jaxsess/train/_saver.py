@@ -52,6 +52,8 @@ __all__ = [
     "get_checkpoint_state",
     "remove_checkpoint",
     "update_checkpoint_state",
+    "generate_checkpoint_state_proto",
+    "get_checkpoint_mtimes",
     "import_meta_graph",
 ]
 
@@ -153,25 +155,64 @@ def update_checkpoint_state(
     Paths are stored relative to ``save_dir`` when ``save_dir`` is relative
     or ``save_relative_paths`` is set, else as given (as TF1).
     """
-    paths = [p for p in (all_model_checkpoint_paths or []) if p != model_checkpoint_path]
-    paths.append(model_checkpoint_path)
-    relative = save_relative_paths or not os.path.isabs(save_dir)
+    if save_relative_paths:
+        def rel(p: str) -> str:
+            return os.path.relpath(p, save_dir) if os.path.isabs(p) else p
 
-    def stored(p: str) -> str:
-        return os.path.relpath(p, save_dir) if relative else p
-
-    proto = _tfproto.CheckpointStateProto(
-        model_checkpoint_path=stored(model_checkpoint_path),
-        all_model_checkpoint_paths=[stored(p) for p in paths],
-        all_model_checkpoint_timestamps=list(all_model_checkpoint_timestamps or []),
-        last_preserved_timestamp=float(last_preserved_timestamp or 0.0),
-    )
+        model_checkpoint_path = rel(model_checkpoint_path)
+        all_model_checkpoint_paths = [rel(p) for p in all_model_checkpoint_paths or []]
+    proto = generate_checkpoint_state_proto(save_dir, model_checkpoint_path, all_model_checkpoint_paths,
+                                            all_model_checkpoint_timestamps, last_preserved_timestamp)
     text = text_format.MessageToString(proto).encode("utf-8")
 
     def write(f: IO[bytes]) -> None:
         f.write(text)
 
     _write_atomic(os.path.join(save_dir, latest_filename or INDEX_NAME), write)
+
+
+def generate_checkpoint_state_proto(
+    save_dir: str,
+    model_checkpoint_path: str,
+    all_model_checkpoint_paths: list[str] | None = None,
+    all_model_checkpoint_timestamps: list[float] | None = None,
+    last_preserved_timestamp: float | None = None,
+) -> Any:
+    """The ``CheckpointState`` proto of a ``checkpoint`` index, as
+    ``tf.compat.v1.train.generate_checkpoint_state_proto``: ``model_checkpoint_path``
+    is appended to ``all_model_checkpoint_paths`` unless it is the last one;
+    with a relative ``save_dir``, relative paths become relative to it.
+
+    Raises:
+      ValueError: timestamps given that do not match the paths one to one.
+    """
+    paths = list(all_model_checkpoint_paths or [])
+    if not paths or paths[-1] != model_checkpoint_path:
+        paths.append(model_checkpoint_path)
+    stamps = list(all_model_checkpoint_timestamps or [])
+    if stamps and len(stamps) != len(paths):
+        raise ValueError(f"Checkpoint timestamps, if provided, must match checkpoint paths (got paths {paths} "
+                         f"and timestamps {stamps})")
+    if not os.path.isabs(save_dir):
+        if not os.path.isabs(model_checkpoint_path):
+            model_checkpoint_path = os.path.relpath(model_checkpoint_path, save_dir)
+        paths = [p if os.path.isabs(p) else os.path.relpath(p, save_dir) for p in paths]
+    return _tfproto.CheckpointStateProto(
+        model_checkpoint_path=model_checkpoint_path, all_model_checkpoint_paths=paths,
+        all_model_checkpoint_timestamps=stamps, last_preserved_timestamp=float(last_preserved_timestamp or 0.0))
+
+
+def get_checkpoint_mtimes(checkpoint_prefixes: list[str]) -> list[float]:
+    """The modification times (seconds since the epoch) of the checkpoints that
+    exist among ``checkpoint_prefixes`` (their ``.index``, or older ``.npz``), as
+    ``tf.compat.v1.train.get_checkpoint_mtimes``."""
+    times = []
+    for prefix in checkpoint_prefixes:
+        for path in (prefix + ".index", _npz_path(prefix)):
+            if os.path.isfile(path):
+                times.append(os.stat(path).st_mtime_ns / 1e9)
+                break
+    return times
 
 
 def latest_checkpoint(checkpoint_dir: str, latest_filename: str | None = None) -> str | None:

@@ -1,0 +1,78 @@
+"""Fidelity of the core to TF1: static shapes, names, dtypes and errors (checked against TF 2.21)."""
+
+from __future__ import annotations
+
+import pytest
+
+import jaxsess as tf
+from jaxsess import errors
+
+
+def shape(t: tf.Tensor) -> list[int | None] | None:
+    return t.shape.as_list() if t.shape.ndims is not None else None
+
+
+# -- slices of unknown dimensions ------------------------------------------------------------
+
+
+def test_slice_of_an_unknown_dimension_is_unknown() -> None:
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, None])
+        seq = tf.placeholder(tf.float32, [None, 5, 4])
+        i = tf.placeholder(tf.int32, [])
+        assert shape(x[0:1]) == [None, None]  # TF: even a 1-long range of an unknown dim
+        assert shape(seq[0:1]) == [None, 5, 4]
+        assert shape(seq[:, 1:3]) == [None, 2, 4]
+        assert shape(seq[:, -1:-6:-2]) == [None, 3, 4]
+        assert shape(seq[tf.newaxis, ..., tf.newaxis]) == [1, None, 5, 4, 1]
+        assert shape(seq[:, i]) == [None, 4]
+        assert shape(seq[:, i:i + 2]) == [None, None, 4]  # a tensor bound: unknown
+        assert shape(seq[::i]) is None  # a tensor step: unknown rank
+        assert shape(tf.placeholder(tf.float32)[0:1]) is None
+
+
+def test_slice_errors_are_tfs() -> None:
+    with tf.Graph().as_default():
+        seq = tf.placeholder(tf.float32, [None, 5, 4])
+        with pytest.raises(ValueError, match="Index out of range using input dim 3"):
+            seq[0, 1, 2, 3]
+        with pytest.raises(ValueError, match="Multiple ellipses"):
+            seq[..., 0, ...]
+        with pytest.raises(TypeError, match="int32/int64"):
+            seq[tf.constant(1.0)]
+
+
+# -- summaries ---------------------------------------------------------------------------------
+
+
+def test_summary_tensors_are_string_scalars_fetched_as_summary_bytes(sess: tf.Session) -> None:
+    x = tf.placeholder(tf.float32, [None])
+    s = tf.summary.scalar("mean", tf.reduce_mean(x))
+    h = tf.summary.histogram("x", x)
+    i = tf.summary.image("img", tf.reshape(x, [1, -1, 1, 1]))
+    m = tf.summary.merge_all()
+    m2 = tf.summary.merge([s])
+    for t in (s, h, i, m, m2):
+        assert t.dtype == tf.string and shape(t) == []
+    assert (m.name, m2.name) == ("Merge/MergeSummary:0", "Merge_1/MergeSummary:0")
+    assert tf.summary.merge([s], name="mine").name == "mine/mine:0"
+    got = sess.run(m, {x: [1.0, 2.0, 255.0]})
+    assert isinstance(got, bytes)
+    values = tf.Summary.FromString(got).value
+    assert [v.tag for v in values] == ["mean_1", "x", "img/image/0"]  # TF: "Mean" took "mean"
+    assert values[0].simple_value == pytest.approx(86.0) and values[1].histo.num == 3
+    assert values[2].image.height == 3
+
+
+def test_summary_tags_are_cleaned_and_families_prefixed() -> None:
+    with tf.Graph().as_default():
+        a = tf.summary.scalar("loss (train)", 1.0)
+        b = tf.summary.scalar("lr", 0.1, family="opt")
+        assert (a.op.name, b.op.name) == ("loss__train_", "opt/lr")
+        assert b.op.get_attr("tag") == "opt/opt/lr"
+
+
+def test_scalar_summary_of_a_vector_fails_when_run(sess: tf.Session) -> None:
+    bad = tf.summary.scalar("bad", tf.zeros([2]))  # as TF: built, then an error of the run
+    with pytest.raises(errors.InvalidArgumentError, match="not the same shape"):
+        sess.run(bad)

@@ -76,3 +76,31 @@ def test_scalar_summary_of_a_vector_fails_when_run(sess: tf.Session) -> None:
     bad = tf.summary.scalar("bad", tf.zeros([2]))  # as TF: built, then an error of the run
     with pytest.raises(errors.InvalidArgumentError, match="not the same shape"):
         sess.run(bad)
+
+
+# -- names and dtypes --------------------------------------------------------------------------
+
+
+def test_reductions_over_all_axes_take_tfs_constant_names() -> None:
+    with tf.Graph().as_default():
+        data = tf.ones([2, 3])
+        tf.reduce_mean(data)  # TF's _ReductionDims adds an unnamed Const of the axes
+        tf.reduce_sum(tf.placeholder(tf.float32))  # unknown rank: Rank and range
+        assert tf.constant(1.0).name == "Const_1:0"
+        assert tf.range(2).name == "range_1:0"
+        assert tf.reduce_sum(data, axis=0).name == "Sum_1:0"
+        assert tf.constant(2.0).name == "Const_2:0"  # an explicit axis adds none
+
+
+def test_one_hot_dtype_comes_from_on_and_off_values() -> None:
+    with tf.Graph().as_default():
+        labels = tf.placeholder(tf.int32, [None])
+        assert tf.one_hot(labels, 3).dtype == tf.float32
+        assert tf.one_hot(labels, 3, on_value=1, off_value=0).dtype == tf.int32
+        assert tf.one_hot(labels, 3, off_value=-1).dtype == tf.int32
+        assert tf.one_hot(labels, 3, on_value=1, dtype=tf.float32).dtype == tf.float32  # the hint converts 1
+        with pytest.raises(TypeError, match="of on_value does not match dtype parameter"):
+            tf.one_hot(labels, 3, on_value=tf.constant(1), dtype=tf.float32)
+        with pytest.raises(TypeError, match="does not match dtype <dtype: 'float32'> of off_value"):
+            tf.one_hot(labels, 3, on_value=1, off_value=0.0)
+        assert tf.one_hot([0, 1], 2, name="t").op.inputs[0].name == "t/indices:0"

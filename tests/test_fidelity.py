@@ -104,3 +104,36 @@ def test_one_hot_dtype_comes_from_on_and_off_values() -> None:
         with pytest.raises(TypeError, match="does not match dtype <dtype: 'float32'> of off_value"):
             tf.one_hot(labels, 3, on_value=1, off_value=0.0)
         assert tf.one_hot([0, 1], 2, name="t").op.inputs[0].name == "t/indices:0"
+
+
+# -- control flow ------------------------------------------------------------------------------
+
+
+def test_cond_branch_returning_an_operation_gives_pred(sess: tf.Session) -> None:
+    p = tf.placeholder(tf.bool, [])
+    v = tf.Variable(0.0)
+    out = tf.cond(p, lambda: tf.assign(v, 5.0).op, lambda: tf.no_op())
+    assert out.dtype == tf.bool and out.name == "cond/Identity:0"
+    sess.run(v.initializer)
+    assert sess.run(out, {p: False}) == False and sess.run(v) == 0.0  # noqa: E712
+    assert sess.run(out, {p: True}) == True and sess.run(v) == 5.0  # noqa: E712
+
+
+def test_cond_branch_dtypes_differ_is_a_type_error() -> None:
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.bool, [])
+        with pytest.raises(TypeError, match="same dtype"):
+            tf.cond(p, lambda: tf.zeros([2]), lambda: tf.zeros([2], tf.int32))
+
+
+# -- printed operations ------------------------------------------------------------------------
+
+
+def test_str_of_an_operation_is_its_node_def() -> None:
+    with tf.Graph().as_default():
+        a = tf.constant(2.0, name="a")
+        g = tf.group(a.op, tf.no_op(), name="grp")
+        assert str(g) == 'name: "grp"\nop: "NoOp"\ninput: "^a"\ninput: "^NoOp"\n'
+        text = str(a.op)
+        assert text.startswith('name: "a"\nop: "Const"\n') and "float_val: 2" in text  # a scalar: float_val
+        assert repr(g) == "<tf.Operation 'grp' type=NoOp>"

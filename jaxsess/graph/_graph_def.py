@@ -244,7 +244,18 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
     return gd
 
 
-register_graph_def_writer(graph_to_graph_def)
+def op_to_node_def(op: Operation) -> Any:
+    """The ``NodeDef`` of ``op`` as :func:`graph_to_graph_def` writes it, without
+    ``_output_shapes`` and jaxsess's private attributes (``str(op)``, as TF)."""
+    gd = _tfproto.GraphDef()
+    _export_op(gd, op.graph, op, {o.name for o in op.graph.get_operations()}, {op.name: op}, False)
+    node = gd.node[len(gd.node) - 1]
+    if PRIVATE_ATTRS in node.attr:
+        del node.attr[PRIVATE_ATTRS]
+    return node
+
+
+register_graph_def_writer(graph_to_graph_def, op_to_node_def)
 
 
 def _export_op(

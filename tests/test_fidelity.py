@@ -137,3 +137,23 @@ def test_str_of_an_operation_is_its_node_def() -> None:
         text = str(a.op)
         assert text.startswith('name: "a"\nop: "Const"\n') and "float_val: 2" in text  # a scalar: float_val
         assert repr(g) == "<tf.Operation 'grp' type=NoOp>"
+
+
+# -- gradients ---------------------------------------------------------------------------------
+
+
+def test_gradients_are_none_through_paths_tf_does_not_differentiate() -> None:
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [3])
+        w = tf.Variable([1.0, 2.0, 3.0])
+        y = x * w
+        for out in (tf.cast(tf.argmax(y), tf.float32), tf.stop_gradient(y), tf.round(y), tf.floor(y),
+                    tf.cast(y > 1, tf.float32), tf.cast(tf.cast(y, tf.int32), tf.float32)):
+            assert tf.gradients(out, [w, x]) == [None, None]
+        mixed = tf.gradients(tf.cast(tf.argmax(y), tf.float32) + tf.reduce_sum(w), [w, x])
+        assert mixed[0] is not None and mixed[1] is None
+        with g.gradient_override_map({"Round": "Identity"}):  # a straight-through estimator
+            r = tf.round(y)
+        assert tf.gradients(r, x)[0] is not None
+        with pytest.raises(ValueError, match="No gradients provided"):
+            tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_mean(tf.cast(tf.argmax(y), tf.float32)))

@@ -22,6 +22,7 @@ Nothing here executes code from a message.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -282,7 +283,7 @@ def enum_to_dtype(value: int) -> _dtypes.DType:
 # -- shapes --------------------------------------------------------------------------
 
 
-def shape_to_proto(dims: list[int | None] | None) -> Any:
+def shape_to_proto(dims: Sequence[int | None] | None) -> Any:
     """A ``TensorShapeProto``: ``None`` dims become ``-1``, ``None`` (unknown rank) sets ``unknown_rank``."""
     proto = TensorShapeProto()
     if dims is None:

@@ -157,3 +157,28 @@ def test_gradients_are_none_through_paths_tf_does_not_differentiate() -> None:
         assert tf.gradients(r, x)[0] is not None
         with pytest.raises(ValueError, match="No gradients provided"):
             tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_mean(tf.cast(tf.argmax(y), tf.float32)))
+
+
+# -- TensorShape and Dimension -----------------------------------------------------------------
+
+
+def test_shape_dims_are_dimensions_and_indexing_gives_ints() -> None:
+    s = tf.TensorShape([None, 3, 4])
+    assert s[1] == 3 and type(s[1]) is int and s[0] is None
+    assert [d.value for d in s.dims] == [None, 3, 4]
+    assert [str(d) for d in s.dims] == ["?", "3", "4"] and repr(s.dims[1]) == "Dimension(3)"
+    assert (tf.Dimension(3) + 1).value == 4 and (tf.Dimension(None) * 2).value is None
+    assert tf.Dimension(3) == 3 and (tf.Dimension(None) == 3) is None
+    assert s.with_rank_at_least(2) is s and s.with_rank_at_most(3) is s
+    with pytest.raises(ValueError, match="rank at least 4"):
+        s.with_rank_at_least(4)
+    with pytest.raises(ValueError, match="rank at most 2"):
+        s.with_rank_at_most(2)
+    assert tf.TensorShape([tf.Dimension(2), tf.Dimension(None)]).as_list() == [2, None]
+
+
+def test_tensor_consumers_is_a_method() -> None:
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2])
+        y = tf.add(x, 1.0, name="y")
+        assert x.consumers() == [y.op]

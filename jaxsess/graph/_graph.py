@@ -139,8 +139,8 @@ class Tensor:
     def device(self) -> str:
         return self._op.device
 
-    @property
     def consumers(self) -> list[Operation]:
+        """The ops that take this tensor as an input, as ``tf.Tensor.consumers()`` (a method, as TF)."""
         return [op for op in self._op.graph._ops if any(t is self for t in op.inputs)]
 
     def eval(self, feed_dict: Any = None, session: Any = None) -> Any:

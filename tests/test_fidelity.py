@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import jaxsess as tf
@@ -182,3 +183,16 @@ def test_tensor_consumers_is_a_method() -> None:
         x = tf.placeholder(tf.float32, [2])
         y = tf.add(x, 1.0, name="y")
         assert x.consumers() == [y.op]
+
+
+def test_tuple_names_and_a_fed_placeholder_as_control_input(sess: tf.Session) -> None:
+    x = tf.placeholder(tf.float32, [2])
+    a, b = tf.tuple([x * 2, x + 1])
+    (c,) = tf.tuple([x], name="mine")  # its gate has a control edge to the (fed) placeholder
+    assert (a.name, b.name, c.name) == ("tuple/control_dependency:0", "tuple/control_dependency_1:0",
+                                        "mine/control_dependency:0")
+    got = sess.run([a, b, c], {x: [1.0, 2.0]})
+    np.testing.assert_allclose(np.stack(got), [[2.0, 4.0], [2.0, 3.0], [1.0, 2.0]])
+    with tf.control_dependencies([x.op]):
+        d = tf.identity(x * 3)
+    np.testing.assert_allclose(sess.run(d, {x: [1.0, 2.0]}), [3.0, 6.0])

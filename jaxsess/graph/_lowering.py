@@ -178,6 +178,9 @@ class Evaluator:
         elif op.type == VARIABLE_OP:
             outs = self.state[op]
         elif op.type == "Placeholder":
+            if op.outputs[0] in self.env:  # fed, and reached by a control edge (tf.tuple([x]))
+                self.current_op = None
+                return
             raise _missing_feed(op.outputs[0])
         else:
             args = self.input_values(op)

@@ -196,3 +196,10 @@ def test_tuple_names_and_a_fed_placeholder_as_control_input(sess: tf.Session) ->
     with tf.control_dependencies([x.op]):
         d = tf.identity(x * 3)
     np.testing.assert_allclose(sess.run(d, {x: [1.0, 2.0]}), [3.0, 6.0])
+
+
+def test_in_top_k_names_as_tf() -> None:
+    with tf.Graph().as_default():
+        p = tf.constant([[0.1, 0.9], [0.8, 0.2]])
+        assert tf.nn.in_top_k(p, [1, 1], 1).name == "in_top_k/InTopKV2:0"
+        assert tf.nn.in_top_k(p, [1, 0], 1, name="acc").name == "acc/acc:0"

@@ -203,3 +203,13 @@ def test_in_top_k_names_as_tf() -> None:
         p = tf.constant([[0.1, 0.9], [0.8, 0.2]])
         assert tf.nn.in_top_k(p, [1, 1], 1).name == "in_top_k/InTopKV2:0"
         assert tf.nn.in_top_k(p, [1, 0], 1, name="acc").name == "acc/acc:0"
+
+
+def test_multinomial_and_categorical_as_tf() -> None:
+    with tf.Graph().as_default():
+        logits = tf.constant([[0.0, 10.0], [10.0, 0.0]])
+        a = tf.multinomial(logits, 3)
+        b = tf.random.categorical(logits, 2, dtype=tf.int32)
+        assert (a.name, a.dtype, a.shape.as_list()) == ("multinomial/Multinomial:0", tf.int64, [2, 3])
+        assert (b.name, b.dtype, b.shape.as_list()) == ("categorical/Multinomial:0", tf.int32, [2, 2])
+        assert tf.multinomial(logits, 1, name="draw").name == "draw/Multinomial:0"

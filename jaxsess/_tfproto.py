@@ -22,6 +22,7 @@ Nothing here executes code from a message.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -284,7 +285,7 @@ def enum_to_dtype(value: int) -> _dtypes.DType:
 # -- shapes --------------------------------------------------------------------------
 
 
-def shape_to_proto(dims: list[int | None] | None) -> Any:
+def shape_to_proto(dims: Sequence[int | None] | None) -> Any:
     """A ``TensorShapeProto``: ``None`` dims become ``-1``, ``None`` (unknown rank) sets ``unknown_rank``."""
     proto = TensorShapeProto()
     if dims is None:
@@ -322,7 +323,8 @@ def is_string_array(a: np.ndarray) -> bool:
 
 
 def ndarray_to_tensor_proto(arr: Any) -> Any:
-    """A ``TensorProto`` holding ``arr`` (its bytes in ``tensor_content``, little-endian), as ``tf.make_tensor_proto``.
+    """A ``TensorProto`` holding ``arr`` (its bytes in ``tensor_content``, little-endian; a scalar in its
+    typed field, ``float_val``...), as ``tf.make_tensor_proto``.
 
     String arrays (``bytes``/``str``) become ``DT_STRING`` tensors (``string_val``).
 
@@ -337,9 +339,27 @@ def ndarray_to_tensor_proto(arr: Any) -> Any:
         return proto
     dt = _dtypes.as_dtype(a.dtype)
     proto = TensorProto(dtype=_ENUM_OF[dt.name], tensor_shape=shape_to_proto(list(a.shape)))
+    field = _VALUE_FIELDS.get(dt.name)
+    if a.size <= 1 and field is not None:  # as TF: a scalar (or empty) tensor in its typed field
+        values = a.ravel()
+        if dt.name in ("float16", "bfloat16"):
+            values = values.view(np.uint16)
+        elif dt.name.startswith("complex"):
+            values = np.stack([values.real, values.imag], -1).ravel()
+        getattr(proto, field).extend(values.tolist())
+        return proto
     little = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("<") if a.dtype.byteorder == ">" else a.dtype)
     proto.tensor_content = little.tobytes()
     return proto
+
+
+# TensorProto's typed value field per dtype (TF's make_tensor_proto writes scalars there).
+_VALUE_FIELDS = {
+    "float16": "half_val", "bfloat16": "half_val", "float32": "float_val", "float64": "double_val",
+    "int8": "int_val", "int16": "int_val", "int32": "int_val", "uint8": "int_val", "uint16": "int_val",
+    "int64": "int64_val", "uint32": "uint32_val", "uint64": "uint64_val", "bool": "bool_val",
+    "complex64": "scomplex_val", "complex128": "dcomplex_val",
+}
 
 
 def _typed_values(proto: Any, dt: _dtypes.DType) -> np.ndarray:

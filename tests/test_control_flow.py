@@ -88,7 +88,7 @@ class TestCond:
 
     def test_mismatched_branch_dtypes(self) -> None:
         p = tf.placeholder(tf.bool, [])
-        with pytest.raises(ValueError, match="same dtype.*float32.*int32"):
+        with pytest.raises(TypeError, match="same dtype.*float32.*int32"):  # as TF
             tf.cond(p, lambda: tf.constant(1.0), lambda: tf.constant(1))
 
     def test_mismatched_branch_structures(self) -> None:
@@ -194,7 +194,7 @@ class TestCase:
 
     def test_mismatched_dtypes(self) -> None:
         x = tf.placeholder(tf.int32, [])
-        with pytest.raises(ValueError, match="dtype"):
+        with pytest.raises(TypeError, match="dtype"):  # as TF
             tf.case([(x < 0, lambda: tf.constant(1.0))], default=lambda: tf.constant(1))
 
     def test_exclusive_checks_at_run_time_and_leaves_variables(self, sess: tf.Session) -> None:

@@ -70,7 +70,7 @@ def test_format_is_tf_graph_def() -> None:
     # Mean's axes are a Const input and keep_dims an attr, as TF
     assert nodes["m"].op == "Mean" and nodes["m"].attr["keep_dims"].b
     axes = nodes[nodes["m"].input[1]]
-    assert axes.op == "Const" and axes.attr["value"].tensor.tensor_content == np.int32([1]).tobytes()
+    assert axes.op == "Const" and list(axes.attr["value"].tensor.int_val) == [1]  # one value: int_val, as TF
     assert nodes["mm"].attr["transpose_a"].b is False and "transpose_b" in nodes["mm"].attr
     assert not any(PRIVATE_ATTRS in n.attr for n in gd.node)  # all TF attrs, nothing private
     assert [d.size for d in nodes["y"].attr["_output_shapes"].list.shape[0].dim] == [-1, 4]

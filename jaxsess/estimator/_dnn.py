@@ -112,7 +112,7 @@ def _classification_spec(features: Any, labels: Any, mode: str, logits: Any, n_c
         labels = math_ops.cast(labels, _dtypes.int64)
         if labels.shape.ndims == 1:
             labels = array_ops.expand_dims(labels, -1)
-        if labels.shape.ndims != 2 or (labels.shape.dims[1] not in (None, 1)):
+        if labels.shape.ndims != 2 or (labels.shape[1] not in (None, 1)):
             raise ValueError(f"labels shape must be [D0, D1, ... DN, 1]. Suggested Fix: check your n_classes "
                              f"argument to the estimator and/or the shape of your label. Given: {labels.shape}")
         if n_classes == 2:
@@ -159,7 +159,7 @@ def _regression_spec(labels: Any, mode: str, logits: Any, label_dimension: int,
         labels = math_ops.cast(labels, _dtypes.float32)
         if labels.shape.ndims == 1 and label_dimension == 1:
             labels = array_ops.expand_dims(labels, -1)
-        if labels.shape.ndims != 2 or labels.shape.dims[1] not in (None, label_dimension):
+        if labels.shape.ndims != 2 or labels.shape[1] not in (None, label_dimension):
             raise ValueError(f"Mismatched label shape. Expected labels dimension={label_dimension}.  "
                              f"Received {labels.shape}.")
         unweighted_loss = math_ops.square(labels - logits)

@@ -107,7 +107,7 @@ def _encode(value: Any, graph: Graph) -> Any:
     if isinstance(value, _dtypes.DType):
         return {"dtype": value.name}
     if isinstance(value, TensorShape):
-        return {"shape": value.dims}
+        return {"shape": None if value.ndims is None else value.as_list()}
     if isinstance(value, Tensor):
         if value.graph is not graph:
             raise _NoEncoding(f"tensor {value.name!r} belongs to another graph")

@@ -38,11 +38,16 @@ __all__ = [
 _graph_def_writer: Callable[..., Any] | None = None
 
 
-def register_graph_def_writer(writer: Callable[..., Any]) -> None:
+_node_def_writer: Callable[[Any], Any] | None = None
+
+
+def register_graph_def_writer(writer: Callable[..., Any], node_writer: Callable[[Any], Any] | None = None) -> None:
     """Installs the function behind :meth:`Graph.as_graph_def`:
-    ``writer(graph, from_version=..., add_shapes=...) -> GraphDef``."""
-    global _graph_def_writer
+    ``writer(graph, from_version=..., add_shapes=...) -> GraphDef``, and the one
+    behind ``str(op)``: ``node_writer(op) -> NodeDef``."""
+    global _graph_def_writer, _node_def_writer
     _graph_def_writer = writer
+    _node_def_writer = node_writer
 
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
@@ -135,8 +140,8 @@ class Tensor:
     def device(self) -> str:
         return self._op.device
 
-    @property
     def consumers(self) -> list[Operation]:
+        """The ops that take this tensor as an input, as ``tf.Tensor.consumers()`` (a method, as TF)."""
         return [op for op in self._op.graph._ops if any(t is self for t in op.inputs)]
 
     def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
@@ -304,6 +309,12 @@ class Operation:
 
     def __repr__(self) -> str:
         return f"<tf.Operation '{self._name}' type={self._type}>"
+
+    def __str__(self) -> str:
+        """TF's ``NodeDef`` of this op in text format, as ``str(tf.Operation)``."""
+        if _node_def_writer is None:
+            return repr(self)
+        return str(_node_def_writer(self))
 
     __hash__ = object.__hash__
 

@@ -112,7 +112,7 @@ def _to_attr_value(v: Any) -> Any:
     elif isinstance(v, _dtypes.DType):
         av.type = _tfproto.dtype_to_enum(v)
     elif isinstance(v, TensorShape):
-        av.shape.CopyFrom(_tfproto.shape_to_proto(v.dims))
+        av.shape.CopyFrom(_tfproto.shape_to_proto(v.as_tuple()))
     elif isinstance(v, np.ndarray):
         try:
             av.tensor.CopyFrom(_tfproto.ndarray_to_tensor_proto(v))
@@ -133,7 +133,7 @@ def _to_attr_value(v: Any) -> Any:
             lst.type.extend(_tfproto.dtype_to_enum(x) for x in items)
         elif all(isinstance(x, TensorShape) for x in items):
             for x in items:
-                lst.shape.add().CopyFrom(_tfproto.shape_to_proto(x.dims))
+                lst.shape.add().CopyFrom(_tfproto.shape_to_proto(x.as_tuple()))
         else:
             return None
     else:
@@ -248,7 +248,18 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
     return gd
 
 
-register_graph_def_writer(graph_to_graph_def)
+def op_to_node_def(op: Operation) -> Any:
+    """The ``NodeDef`` of ``op`` as :func:`graph_to_graph_def` writes it, without
+    ``_output_shapes`` and jaxsess's private attributes (``str(op)``, as TF)."""
+    gd = _tfproto.GraphDef()
+    _export_op(gd, op.graph, op, {o.name for o in op.graph.get_operations()}, {op.name: op}, False)
+    node = gd.node[len(gd.node) - 1]
+    if PRIVATE_ATTRS in node.attr:
+        del node.attr[PRIVATE_ATTRS]
+    return node
+
+
+register_graph_def_writer(graph_to_graph_def, op_to_node_def)
 
 
 def _export_op(
@@ -330,7 +341,7 @@ def _export_op(
     if add_shapes and op.outputs and m.shapes:
         shapes = node.attr[_OUTPUT_SHAPES].list.shape
         for t in op.outputs:
-            shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.dims))
+            shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
 
 
 def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool = True) -> str:

@@ -74,7 +74,8 @@ def check_not_eager(fn: str) -> None:
 
 
 def _has_string_output(op: Operation) -> bool:
-    return any(t.dtype == _dtypes.string for t in op.outputs)
+    # An op with a ``host_output`` (a summary) computes on the device; its string is made after the run.
+    return op._op_def.host_output is None and any(t.dtype == _dtypes.string for t in op.outputs)
 
 
 def is_host_op(op: Operation) -> bool:

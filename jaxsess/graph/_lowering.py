@@ -178,6 +178,9 @@ class Evaluator:
         elif op.type == VARIABLE_OP:
             outs = self.state[op]
         elif op.type == "Placeholder":
+            if op.outputs[0] in self.env:  # fed, and reached by a control edge (tf.tuple([x]))
+                self.current_op = None
+                return
             raise _missing_feed(op.outputs[0])
         else:
             args = self.input_values(op)
@@ -198,8 +201,8 @@ class Evaluator:
         pinned = self.pinned
         for t, v in zip(op.outputs, outs):
             if t not in env or hook is not None:  # a fed tensor keeps its fed value (not under a gradient override)
-                if wide and getattr(v, "dtype", None) != t._dtype._np:
-                    v = jnp.asarray(v, dtype=t._dtype._np)  # x64 mode widened a 32-bit default
+                if wide and getattr(v, "dtype", None) != t._dtype._np and t._dtype != _dtypes.string:
+                    v = jnp.asarray(v, dtype=t._dtype._np)  # x64 mode widened a 32-bit default (not a summary's)
                 if pinned and t in pinned:
                     v = _fed_value_on_path(pinned[t], v)
                 env[t] = v

@@ -116,7 +116,9 @@ class OpDef:
       host_output: optional ``(value as a NumPy array, op) -> Python value``
         applied on the host to the op's fetched output after the run
         (summary ops: the value is computed on the device, the ``Summary``
-        proto serialized here).
+        proto serialized here). Such an op's string outputs (its ``infer``
+        gives TF's dtype) are not host values: they feed only ops that
+        take the device value (``MergeSummary``).
       tf: how the op is written in TF's ``GraphDef`` (:class:`TFOp`).
     """
 
@@ -307,7 +309,8 @@ def infer_output_specs(op_def: OpDef, inputs: Sequence[Any], attrs: dict[str, An
         (names the op type, the input shapes and JAX's reason).
       TypeError: a string input to an op that does not run on the host.
     """
-    if any(t.dtype == _dtypes.string for t in inputs):  # strings are host values (graph/_host)
+    # strings are host values (graph/_host), but for a summary's (made on the host after the run)
+    if any(t.dtype == _dtypes.string and t.op._op_def.host_output is None for t in inputs):
         return string_input_specs(op_def.type, inputs, attrs)
     specs = [_spec_of(t) for t in inputs]
     if op_def.infer is not None:

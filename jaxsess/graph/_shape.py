@@ -8,14 +8,94 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["TensorShape", "Dimension", "as_shape"]
+__all__ = ["TensorShape", "Dimension", "as_shape", "as_dimension"]
 
 
 class Dimension:
-    """Kept for TF1 code that calls ``tf.Dimension``; shapes hold ints/None."""
+    """One dimension of a shape, as ``tf.compat.v1.Dimension``: ``value`` is an ``int`` or
+    ``None`` (unknown); arithmetic with an unknown dimension is unknown, and so is comparing
+    one (``None``). ``TensorShape.dims`` holds these; indexing a shape gives plain ints (v2)."""
 
-    def __new__(cls, value: Any) -> Any:  # type: ignore[misc]
-        return None if value is None else int(value)
+    __slots__ = ("_value",)
+
+    def __init__(self, value: Any) -> None:
+        self._value = _dim(value)
+
+    @property
+    def value(self) -> int | None:
+        return self._value
+
+    def __int__(self) -> int:
+        if self._value is None:
+            raise TypeError("Cannot convert an unknown Dimension to an int.")
+        return self._value
+
+    __index__ = __int__
+
+    def _op(self, other: Any, fn: Any) -> Dimension:
+        o = as_dimension(other).value
+        return Dimension(None if self._value is None or o is None else fn(self._value, o))
+
+    def __add__(self, other: Any) -> Dimension:
+        return self._op(other, lambda a, b: a + b)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Dimension:
+        return self._op(other, lambda a, b: a - b)
+
+    def __rsub__(self, other: Any) -> Dimension:
+        return as_dimension(other) - self
+
+    def __mul__(self, other: Any) -> Dimension:
+        return self._op(other, lambda a, b: a * b)
+
+    __rmul__ = __mul__
+
+    def __floordiv__(self, other: Any) -> Dimension:
+        return self._op(other, lambda a, b: a // b)
+
+    def __mod__(self, other: Any) -> Dimension:
+        return self._op(other, lambda a, b: a % b)
+
+    def __eq__(self, other: Any) -> Any:
+        try:
+            o = as_dimension(other).value
+        except (TypeError, ValueError):
+            return NotImplemented
+        return None if self._value is None or o is None else self._value == o
+
+    def __ne__(self, other: Any) -> Any:
+        eq = self.__eq__(other)
+        return eq if eq is None or eq is NotImplemented else not eq
+
+    def __lt__(self, other: Any) -> Any:
+        o = as_dimension(other).value
+        return None if self._value is None or o is None else self._value < o
+
+    def __hash__(self) -> int:
+        return hash(self._value)
+
+    def is_compatible_with(self, other: Any) -> bool:
+        o = as_dimension(other).value
+        return self._value is None or o is None or self._value == o
+
+    def merge_with(self, other: Any) -> Dimension:
+        o = as_dimension(other)
+        if not self.is_compatible_with(o):
+            raise ValueError(f"Dimensions {self} and {o} are not compatible")
+        return self if self._value is not None else o
+
+    def __repr__(self) -> str:
+        return f"Dimension({self._value})"
+
+    def __str__(self) -> str:
+        return "?" if self._value is None else str(self._value)
+
+
+def as_dimension(value: Any) -> Dimension:
+    """``value`` as a :class:`Dimension`, as ``tf.compat.v1.dimension_value``'s counterpart ``as_dimension``."""
+    return value if isinstance(value, Dimension) else Dimension(value)
 
 
 class TensorShape:
@@ -39,8 +119,9 @@ class TensorShape:
             self._dims = tuple(_dim(d) for d in dims)
 
     @property
-    def dims(self) -> list[int | None] | None:
-        return None if self._dims is None else list(self._dims)
+    def dims(self) -> list[Dimension] | None:
+        """The dimensions as :class:`Dimension` objects (``None``: unknown rank), as TF."""
+        return None if self._dims is None else [Dimension(d) for d in self._dims]
 
     @property
     def ndims(self) -> int | None:
@@ -99,6 +180,18 @@ class TensorShape:
         self.assert_has_rank(rank)
         return self
 
+    def with_rank_at_least(self, rank: int) -> TensorShape:
+        """This shape if its rank is at least ``rank``, as TF. Raises ``ValueError`` otherwise."""
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank: int) -> TensorShape:
+        """This shape if its rank is at most ``rank``, as TF. Raises ``ValueError`` otherwise."""
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
     def concatenate(self, other: Any) -> TensorShape:
         other = as_shape(other)
         if self._dims is None or other._dims is None:
@@ -136,7 +229,7 @@ class TensorShape:
         return self._dims is not None
 
     def __repr__(self) -> str:
-        return f"TensorShape({self.dims})"
+        return f"TensorShape({None if self._dims is None else list(self._dims)})"
 
     def __str__(self) -> str:
         if self._dims is None:

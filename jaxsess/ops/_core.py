@@ -625,11 +625,14 @@ def tuple_(tensors: Sequence[Any], name: str | None = None, control_inputs: Any 
     if executing_eagerly():
         return list(tensors)
     deps = _control_targets([t for t in tensors if t is not None] + list(control_inputs or []))
-    gate = group(*deps, name=(name + "/control_dependency") if name else None)
+    graph = get_default_graph()
     out: list[Any] = []
-    for t in tensors:
-        if t is None:
-            out.append(None)
-            continue
-        out.append(apply_op("Identity", (convert_to_tensor(t),), control_inputs=[gate]))
+    with graph.name_scope(name or "tuple"):  # TF's names: 'tuple/NoOp', 'tuple/control_dependency_1'
+        gate = group(*deps)
+        for t in tensors:
+            if t is None:
+                out.append(None)
+                continue
+            out.append(apply_op("Identity", (convert_to_tensor(t),), control_inputs=[gate],
+                                name="control_dependency"))
     return out

@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 
 from jaxsess.graph._graph import Tensor
-from jaxsess.graph._registry import TFOp, register_op
+from jaxsess.graph._registry import OutputSpec, TFOp, register_op
+from jaxsess.graph._shape import TensorShape
 from jaxsess.ops import math_ops as m
 from jaxsess.ops._core import apply_op, as_graph_tensor, convert_to_tensor
 from jaxsess.ops.shape_ops import reshape
@@ -115,8 +116,57 @@ def _slice_from_tf(a: dict[str, Any], consts: list[np.ndarray]) -> dict[str, Any
     return {"spec": tuple(spec)}
 
 
+def _slice_infer(specs: Any, attrs: dict[str, Any]) -> list[OutputSpec]:
+    """The static shape of a strided slice, as TF's ``StridedSlice`` shape
+    function: a sliced dimension of unknown size, or with a bound that is a
+    tensor, is unknown (even ``x[0:1]``); a tensor step, or an input of
+    unknown rank, gives an unknown shape.
+
+    Raises:
+      ValueError: two ellipses, more indices than dimensions, an index out of
+        range of a known dimension, or an index tensor that is not a scalar.
+    """
+    spec = attrs["spec"]
+    (shape, dtype), index_specs = specs[0], specs[1:]
+    for s, d in index_specs:
+        if not (d.is_integer and (s is None or len(s) == 0)):
+            raise TypeError(f"Only scalar int32/int64 tensors are valid slice indices, got one of dtype {d.name} "
+                            f"and shape {TensorShape(s)}.")
+    if sum(s[0] == "ellipsis" for s in spec) > 1:
+        raise ValueError("Multiple ellipses in slice spec not allowed")
+    if shape is None or any(s[0] == "slice" and isinstance(s[1][2], tuple) for s in spec):
+        return [(TensorShape(None), dtype)]
+    consumed = sum(s[0] in ("slice", "index", "index_t") for s in spec)
+    if consumed > len(shape):
+        raise ValueError(f"Index out of range using input dim {len(shape)}; input has only {len(shape)} dims")
+    out: list[int | None] = []
+    dim = 0
+    for s in (*spec, ("ellipsis",)) if all(s[0] != "ellipsis" for s in spec) else spec:
+        kind = s[0]
+        if kind == "newaxis":
+            out.append(1)
+        elif kind == "ellipsis":
+            n = len(shape) - consumed
+            out.extend(shape[dim:dim + n])
+            dim += n
+        elif kind == "index_t":
+            dim += 1
+        elif kind == "index":
+            size = shape[dim]
+            if size is not None and not -size <= s[1] < size:
+                raise ValueError(f"slice index {s[1]} of dimension {dim} out of bounds.")
+            dim += 1
+        else:
+            size = shape[dim]
+            bounds = s[1]
+            out.append(None if size is None or any(isinstance(p, tuple) for p in bounds)
+                       else len(range(size)[slice(*bounds)]))
+            dim += 1
+    return [(TensorShape(out), dtype)]
+
+
 # TF: StridedSlice(input, begin, end, strides) with bit masks
-@register_op("StridedSlice", default_name="strided_slice", tf=TFOp(
+@register_op("StridedSlice", default_name="strided_slice", infer=_slice_infer, tf=TFOp(
     types={"T": 0, "Index": 1}, to_tf=_slice_to_tf, from_tf=_slice_from_tf, n_const=3))
 def _strided_slice(x: Any, *index_vals: Any, spec: tuple[Any, ...]) -> Any:
     return x[_rebuild(spec, index_vals)]

@@ -126,8 +126,8 @@ def _merge_specs(per_branch: list[list[Tensor]], what: str) -> list[tuple[Tensor
         shape = t.shape
         for other in per_branch[1:]:
             o = other[i]
-            if o.dtype != t.dtype:
-                raise ValueError(
+            if o.dtype != t.dtype:  # TypeError, as TF
+                raise TypeError(
                     f"Outputs of {what} branches must have the same dtype: output {i} is "
                     f"{t.dtype.name} in one branch and {o.dtype.name} in another."
                 )
@@ -142,7 +142,15 @@ def _merge_specs(per_branch: list[list[Tensor]], what: str) -> list[tuple[Tensor
     return specs
 
 
-def _build_branches(op_type: str, selector: Tensor, fns: Sequence[Callable[[], Any]], name: str | None, what: str) -> Any:
+def _op_result(op: Operation, value: Tensor) -> Tensor:
+    """What a branch that returns the Operation ``op`` returns: ``value`` once ``op`` ran (TF's
+    ``op_return_value``: ``cond`` gives its predicate)."""
+    with get_default_graph().control_dependencies([op]):
+        return identity(value)
+
+
+def _build_branches(op_type: str, selector: Tensor, fns: Sequence[Callable[[], Any]], name: str | None, what: str,
+                    op_value: Tensor | None = None) -> Any:
     graph = get_default_graph()
     traced = []
     structure = None
@@ -154,6 +162,8 @@ def _build_branches(op_type: str, selector: Tensor, fns: Sequence[Callable[[], A
             for k, x in enumerate(leaves):
                 if isinstance(x, TensorArray):
                     tas.setdefault(k, x)
+                elif isinstance(x, Operation) and op_value is not None:
+                    leaves[k] = _op_result(x, op_value)
             return tree_util.tree_unflatten(tree, [x.flow if isinstance(x, TensorArray) else x for x in leaves])
 
         return run
@@ -207,15 +217,16 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
     """``true_fn()`` if ``pred`` else ``false_fn()``, as ``tf.compat.v1.cond``.
 
     Only the taken branch runs (``lax.cond``). Both functions must return the
-    same structure of tensors with equal dtypes.
+    same structure of tensors with equal dtypes; an ``Operation`` among the
+    results gives ``pred`` once the operation ran (as TF 2.x).
 
     Args:
       pred: a scalar bool tensor or Python bool.
       true_fn, false_fn: functions of no arguments building the branches.
 
     Raises:
-      TypeError: a branch is not callable.
-      ValueError: the branches' structures or dtypes differ.
+      TypeError: a branch is not callable, or the branches' dtypes differ.
+      ValueError: the branches' structures differ.
     """
     true_fn = true_fn or fn1
     false_fn = false_fn or fn2
@@ -228,7 +239,7 @@ def cond(pred: Any, true_fn: Callable[[], Any] | None = None, false_fn: Callable
     p = convert_to_tensor(pred, dtype=_dtypes.bool)
     if p.shape.ndims not in (None, 0):
         raise ValueError(f"cond: pred must be a scalar, got shape {p.shape}.")
-    return _build_branches("If", p, [true_fn, false_fn], name, "cond")
+    return _build_branches("If", p, [true_fn, false_fn], name, "cond", op_value=p)
 
 
 def case(pred_fn_pairs: Any, default: Callable[[], Any] | None = None, exclusive: bool = False,

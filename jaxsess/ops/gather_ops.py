@@ -15,7 +15,7 @@ import numpy as np
 
 from jaxsess import dtypes as _dtypes
 from jaxsess.graph._registry import TFOp, register_op
-from jaxsess.ops._args import static_int
+from jaxsess.ops._args import op_scope, static_int
 from jaxsess.ops._core import apply_op, convert_to_tensor, dtype_of
 
 __all__ = ["gather", "gather_nd", "one_hot"]
@@ -126,28 +126,34 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
       depth: an int (or constant tensor).
       on_value, off_value: scalars (default 1 and 0).
       axis: where the new dimension goes (default -1, last).
-      dtype: the result dtype; default the dtype of ``on_value``/``off_value``
-        when they are tensors, else float32.
+      dtype: the result dtype; default the dtype of ``on_value`` (else
+        ``off_value``) as converted (Python ints: int32), else float32.
 
     Returns:
       A tensor of rank ``rank(indices) + 1``.
 
     Raises:
-      TypeError: ``dtype`` disagrees with ``on_value``/``off_value``.
+      TypeError: ``dtype`` disagrees with ``on_value``/``off_value``, or they disagree (TF's messages).
     """
-    idx = convert_to_tensor(indices)
-    _check_int_indices(idx, "one_hot")
     d = static_int(depth, "one_hot", "depth")
     if d < 0:
         raise ValueError(f"one_hot: depth must be non-negative, got {d}.")
     ax = -1 if axis is None else static_int(axis, "one_hot", "axis")
-    if dtype is None:
-        dtype = dtype_of(on_value) or dtype_of(off_value) or _dtypes.float32
-    dt = _dtypes.canonical(dtype)
-    for v, what in ((on_value, "on_value"), (off_value, "off_value")):
-        vd = dtype_of(v)
-        if vd is not None and vd != dt:
-            raise TypeError(f"one_hot: dtype {dt.name} of the result differs from {what}'s dtype {vd.name}.")
-    on = convert_to_tensor(1 if on_value is None else on_value, dtype=dt)
-    off = convert_to_tensor(0 if off_value is None else off_value, dtype=dt)
-    return apply_op("OneHot", (idx, on, off), {"depth": d, "axis": ax}, name=name)
+    with op_scope(name, "one_hot", [indices]) as scope:  # as TF: the dtype of on/off_value, else float32
+        idx = convert_to_tensor(indices, name="indices")
+        _check_int_indices(idx, "one_hot")
+        want = None if dtype is None else _dtypes.canonical(dtype)
+        on = None if on_value is None else convert_to_tensor(on_value, dtype_hint=want)
+        off = None if off_value is None else convert_to_tensor(off_value, dtype_hint=want)
+        given = [(t, what) for t, what in ((on, "on_value"), (off, "off_value")) if t is not None]
+        for t, what in given:
+            if want is not None and dtype_of(t) != want:
+                raise TypeError(f"dtype {dtype_of(t)} of {what} does not match dtype parameter {want}")
+        dt = want or (dtype_of(given[0][0]) if given else _dtypes.float32)
+        on = convert_to_tensor(1, dt, name="on_value") if on is None else on
+        off = convert_to_tensor(0, dt, name="off_value") if off is None else off
+        if dtype_of(on) != dtype_of(off):
+            raise TypeError(f"dtype {dtype_of(on)} of on_value does not match dtype {dtype_of(off)} of "
+                            "off_value")
+        return apply_op("OneHot", (idx, on, off), {"depth": d, "axis": ax}, name=scope)
+

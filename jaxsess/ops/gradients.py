@@ -71,6 +71,13 @@ def _as_x(x: Any) -> Tensor:
     return convert_to_tensor(x)
 
 
+# Op types TF differentiates to None (``NotDifferentiable``, or a gradient function returning None).
+_NO_GRADIENT = frozenset({
+    "StopGradient", "Floor", "Ceil", "Round", "Rint", "ZerosLike", "OnesLike", "PyFunc", "OneHot", "Shape",
+    "Size", "Rank", "Range", "LinSpace",
+})
+
+
 def subgraph_between(
     xs: Sequence[Tensor], ys: Sequence[Tensor], stop: Sequence[Tensor] = ()
 ) -> tuple[list[Operation], list[Tensor], list[bool], list[list[int]]]:
@@ -97,7 +104,9 @@ def subgraph_between(
         for t in op.inputs:
             if t.op not in anc:
                 stack.append(t.op)
-    # Descendants of xs among the ancestors, in creation order.
+    # Descendants of xs among the ancestors, in creation order, as TF's gradients: only through
+    # float/complex tensors and ops with a gradient (an argmax, a cast to int, a comparison, floor or
+    # stop_gradient on every path: the gradient is None).
     produced: set[Tensor] = set(x_set)
     ops: list[Operation] = []
     first = min((t.op._id for t in xs), default=0)
@@ -105,8 +114,18 @@ def subgraph_between(
         if op._id < first or op not in anc:
             continue
         if any(t in produced for t in op.inputs):
+            if op.type in _NO_GRADIENT and op._gradient_op_type is None:
+                continue
             ops.append(op)
-            produced.update(op.outputs)
+            produced.update(t for t in op.outputs if t.dtype.is_floating or t.dtype.is_complex)
+    # Keep the ops on such paths that reach a y.
+    needed: set[Tensor] = set(ys)
+    kept: list[Operation] = []
+    for op in reversed(ops):
+        if any(t in needed for t in op.outputs):
+            kept.append(op)
+            needed.update(t for t in op.inputs if t in produced)
+    ops = kept[::-1]
     inside = set(ops)
     external: list[Tensor] = []
     seen: set[Tensor] = set()

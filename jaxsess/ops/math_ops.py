@@ -696,7 +696,22 @@ for _t, _f, _mean in [
     register_op(_t, default_name=_t, tf=_REDUCE_TF)(_reducer(_f, _mean))
 
 
+def _tf_reduction_dims_names(x: Any) -> None:
+    """The nodes TF's ``_ReductionDims`` adds, outside any scope, for a reduction over all axes of
+    tensor ``x``: a ``Const`` of the axes (known rank > 0), else ``Rank`` and ``range`` (their
+    names are taken, so later ``tf.constant`` are named ``Const_1``... as in TF)."""
+    rank = x.shape.ndims
+    if rank:
+        apply_op("Const", (), {"value": np.arange(rank, dtype=np.int32)}, name="Const")
+    else:
+        graph = x.graph
+        graph.unique_name("Rank")
+        graph.unique_name("range")
+
+
 def _reduce(op_type: str, x: Any, axis: Any, keepdims: Any, name: Any, reduction_indices: Any, keep_dims: Any, dtype: Any = None) -> Any:
+    if axis is None and reduction_indices is None and isinstance(x, Tensor):
+        _tf_reduction_dims_names(x)
     x = convert_to_tensor(x, dtype=dtype)
     if keepdims is None:
         keepdims = bool(keep_dims)

@@ -623,9 +623,10 @@ def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) ->
     Returns:
       ``[batch]`` bool.
     """
-    p = float_input(predictions, "in_top_k")
-    t = convert_to_tensor(targets)
-    return apply_op("InTopKV2", (p, t), {"k": static_int(k, "in_top_k", "k")}, name=name)
+    with op_scope(name, "in_top_k", [predictions, targets]):  # as TF: 'in_top_k/InTopKV2'
+        p = float_input(predictions, "in_top_k")
+        t = convert_to_tensor(targets)
+        return apply_op("InTopKV2", (p, t), {"k": static_int(k, "in_top_k", "k")}, name=name or "InTopKV2")
 
 
 class TopKV2(NamedTuple):

@@ -35,6 +35,7 @@ __all__ = [
     "truncated_normal",
     "random_shuffle",
     "multinomial",
+    "categorical",
     "random_gamma",
     "random_poisson",
     "dropout",
@@ -216,9 +217,23 @@ def random_shuffle(value: Any, seed: int | None = None, name: str | None = None)
 
 def multinomial(logits: Any, num_samples: int, seed: int | None = None, name: str | None = None,
                 output_dtype: Any = _dtypes.int64) -> Any:
-    """Samples ``[batch, num_samples]`` class indices from ``logits [batch, classes]``."""
-    return _random("Multinomial", (convert_to_tensor(logits),),
-                   {"num_samples": int(num_samples), "output_dtype": _dtypes.canonical(output_dtype)}, seed, name)
+    """Samples ``[batch, num_samples]`` class indices from ``logits [batch, classes]``, as
+    ``tf.compat.v1.multinomial`` (named ``multinomial/Multinomial`` as TF)."""
+    with op_scope(name, "multinomial", [logits]):
+        return _random("Multinomial", (convert_to_tensor(logits),),
+                       {"num_samples": int(num_samples), "output_dtype": _dtypes.canonical(output_dtype)}, seed,
+                       "Multinomial")
+
+
+def categorical(logits: Any, num_samples: int, dtype: Any = None, seed: int | None = None,
+                name: str | None = None) -> Any:
+    """Samples ``[batch, num_samples]`` class indices (``dtype``, default int64) from ``logits
+    [batch, classes]``, as ``tf.random.categorical`` (named ``categorical/Multinomial`` as TF)."""
+    with op_scope(name, "categorical", [logits]):
+        return _random("Multinomial", (convert_to_tensor(logits),),
+                       {"num_samples": int(num_samples),
+                        "output_dtype": _dtypes.canonical(_dtypes.int64 if dtype is None else dtype)}, seed,
+                       "Multinomial")
 
 
 @register_op("RandomGamma", stateful=True, random=True, default_name="random_gamma")

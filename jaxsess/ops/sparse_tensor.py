@@ -192,7 +192,7 @@ class SparseTensor:
         """The ops that read any of the three tensors."""
         seen: list[Operation] = []
         for t in (self._indices, self._values, self._dense_shape):
-            for op in t.consumers:
+            for op in t.consumers():
                 if op not in seen:
                     seen.append(op)
         return seen

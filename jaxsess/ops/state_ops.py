@@ -590,14 +590,15 @@ def _scatter(op_type: str, fn: str, ref: Any, indices: Any, updates: Any, name: 
     upd = convert_to_tensor(updates, dtype=var.dtype)
     ishape = TensorShape(idx.shape)
     vshape, ushape = var.shape, TensorShape(upd.shape)
+    idims, vdims = ishape.as_tuple(), vshape.as_tuple()
     if nd:
-        k = ishape.dims[-1] if ishape.dims else None
-        if ishape.dims is not None and not ishape.dims:
+        k = idims[-1] if idims else None
+        if idims is not None and not idims:
             raise ValueError(f"{fn}: indices must have rank >= 1, got a scalar (variable '{var.op.name}').")
-        want = (TensorShape(ishape.dims[:-1]).concatenate(vshape.dims[k:])
-                if ishape.dims is not None and vshape.dims is not None and k is not None else TensorShape(None))
+        want = (TensorShape(idims[:-1]).concatenate(vdims[k:])
+                if idims is not None and vdims is not None and k is not None else TensorShape(None))
     else:
-        want = (ishape.concatenate(vshape.dims[1:]) if ishape.dims is not None and vshape.dims is not None
+        want = (ishape.concatenate(vdims[1:]) if idims is not None and vdims is not None
                 else TensorShape(None))
     if not ushape.is_compatible_with(want):
         raise ValueError(

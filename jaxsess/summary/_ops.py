@@ -15,15 +15,16 @@ function                      device value (the op's output)              host: 
                               flattened, float32
 ============================  ==========================================  ===================================
 
-Differences from TF: a summary tensor's dtype is that of its device value
-(TF: ``string``), so it is only meant to be fetched or merged; ``text``
-takes a Python string or a constant scalar string tensor.
+A summary tensor is TF's: a ``string`` scalar, whose value (made on the host after the run)
+only ``sess.run`` and ``merge`` see. Differences from TF: it is only meant to be fetched or
+merged; ``text`` takes a Python string or a constant scalar string tensor.
 """
 
 from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,6 +57,15 @@ def _tag_const(a: dict[str, Any]) -> np.ndarray:
     return np.array(a["tag"].encode("utf-8"), dtype=object)
 
 
+def _summary_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    """TF's output: a serialized ``Summary``, a ``string`` scalar (the device value differs)."""
+    return [(TensorShape([]), _dtypes.string)]
+
+
+# The dtype of a summary op's device value (float32 unless named here), which merge restores.
+_DEVICE_DTYPES = {"ImageSummary": np.uint8}
+
+
 # TF: XSummary(tag: string, values), the tag a string Const
 _TAGGED_TF = TFOp(types={"T": 1}, to_tf=lambda a, s: ({}, [_tag_const(a)]),
                   from_tf=lambda a, c: {"tag": _tag_of(c[0])}, n_const=1, const_pos=0, shapes=False)
@@ -68,7 +78,8 @@ def _scalar_host(value: np.ndarray, op: Operation) -> bytes:
     return _summary_bytes([_tfproto.Summary.Value(tag=op.attrs["tag"], simple_value=float(value))])
 
 
-@register_op("ScalarSummary", default_name="ScalarSummary", host_output=_scalar_host, tf=_TAGGED_TF)
+@register_op("ScalarSummary", default_name="ScalarSummary", infer=_summary_infer, host_output=_scalar_host,
+             tf=_TAGGED_TF)
 def _scalar_impl(x: Any, *, tag: str) -> Any:
     if x.ndim != 0:
         raise ValueError(f"tags and values are not the same shape: [] != {list(x.shape)} (a scalar summary needs a scalar)")
@@ -105,7 +116,8 @@ def _histogram_host(value: np.ndarray, op: Operation) -> bytes:
     return _summary_bytes([_tfproto.Summary.Value(tag=op.attrs["tag"], histo=h)])
 
 
-@register_op("HistogramSummary", default_name="HistogramSummary", host_output=_histogram_host, tf=_TAGGED_TF)
+@register_op("HistogramSummary", default_name="HistogramSummary", infer=_summary_infer,
+             host_output=_histogram_host, tf=_TAGGED_TF)
 def _histogram_impl(x: Any, *, tag: str) -> Any:
     v = jnp.ravel(x).astype(jnp.float32)
     idx = jnp.searchsorted(jnp.asarray(_LIMITS32), v, side="right")
@@ -137,7 +149,7 @@ def _image_host(value: np.ndarray, op: Operation) -> bytes:
     return _summary_bytes(out)
 
 
-@register_op("ImageSummary", default_name="ImageSummary", host_output=_image_host, tf=TFOp(
+@register_op("ImageSummary", default_name="ImageSummary", infer=_summary_infer, host_output=_image_host, tf=TFOp(
     types={"T": 1}, to_tf=lambda a, s: ({"max_images": a["max_outputs"]}, [_tag_const(a)]),
     from_tf=lambda a, c: {"tag": _tag_of(c[0]), "max_outputs": int(a.get("max_images", 3))},
     n_const=1, const_pos=0, shapes=False))
@@ -170,10 +182,6 @@ def _text_host(value: np.ndarray, op: Operation) -> bytes:
     return _summary_bytes([_tfproto.Summary.Value(tag=op.attrs["tag"], metadata=meta, tensor=tensor)])
 
 
-def _text_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
-    return [(TensorShape([0]), _dtypes.float32)]
-
-
 def _text_to_tf(a: dict[str, Any], specs: Any) -> tuple[dict[str, Any], list[np.ndarray]]:
     meta = _tfproto.SummaryMetadata()
     meta.plugin_data.plugin_name = "text"
@@ -184,7 +192,7 @@ def _text_to_tf(a: dict[str, Any], specs: Any) -> tuple[dict[str, Any], list[np.
 
 
 # TF: TensorSummaryV2(tag, tensor, serialized_summary_metadata), all strings
-@register_op("TextSummary", default_name="TextSummary", infer=_text_infer, host_output=_text_host, tf=TFOp(
+@register_op("TextSummary", default_name="TextSummary", infer=_summary_infer, host_output=_text_host, tf=TFOp(
     op="TensorSummaryV2", types={"T": 1}, to_tf=_text_to_tf,
     from_tf=lambda a, c: {"tag": _tag_of(c[0]), "text": _tag_of(c[1])}, n_const=3, shapes=False))
 def _text_impl(*, tag: str, text: str) -> Any:
@@ -202,7 +210,7 @@ def _merge_host(value: np.ndarray, op: Operation) -> bytes:
         dims = [int(d) for d in value[offset + 1:offset + 1 + ndim]]
         offset += 1 + ndim
         n = math.prod(dims)
-        part = value[offset:offset + n].reshape(dims).astype(t.dtype.np_dtype)
+        part = value[offset:offset + n].reshape(dims).astype(_DEVICE_DTYPES.get(t.op.type, np.float32))
         offset += n
         host = t.op._op_def.host_output
         assert host is not None  # merge() takes summary tensors only
@@ -210,7 +218,7 @@ def _merge_host(value: np.ndarray, op: Operation) -> bytes:
     return merged.SerializeToString()
 
 
-@register_op("MergeSummary", default_name="Merge/MergeSummary", host_output=_merge_host, tf=TFOp(
+@register_op("MergeSummary", default_name="MergeSummary", infer=_summary_infer, host_output=_merge_host, tf=TFOp(
     types={}, to_tf=lambda a, s: ({"N": len(s)}, []), from_tf=lambda a, c: {}, shapes=False))
 def _merge_impl(*xs: Any) -> Any:
     parts = [jnp.zeros((0,), jnp.float32)]
@@ -223,10 +231,23 @@ def _merge_impl(*xs: Any) -> Any:
 # -- public functions ----------------------------------------------------------------------
 
 
-def _summary_op(op_type: str, name: str, inputs: Sequence[Any], attrs: dict[str, Any], collections: Any) -> Tensor:
+_INVALID_TAG_CHARACTERS = re.compile(r"[^-/\w\.]")
+
+
+def clean_tag(name: str | None) -> str | None:
+    """``name`` with the characters a tag cannot hold replaced by ``_`` and leading
+    slashes dropped, as TF's ``summary_op_util.clean_tag``."""
+    if name is None:
+        return None
+    return _INVALID_TAG_CHARACTERS.sub("_", name).lstrip("/")
+
+
+def _summary_op(op_type: str, name: str, inputs: Sequence[Any], attrs: dict[str, Any], collections: Any,
+                family: str | None = None) -> Tensor:
     graph = get_default_graph()
-    with graph.name_scope(name) as scope:
-        tag = scope.rstrip("/")
+    name, family = _INVALID_TAG_CHARACTERS.sub("_", name).lstrip("/"), clean_tag(family)  # as TF's summary_scope
+    with graph.name_scope(f"{family}/{name}" if family else name) as scope:
+        tag = f"{family}/{scope.rstrip('/')}" if family else scope.rstrip("/")
     out = apply_op(op_type, tuple(inputs), {"tag": tag, **attrs}, name=scope)
     for key in collections if collections is not None else [GraphKeys.SUMMARIES]:
         graph.add_to_collection(key, out)
@@ -249,14 +270,14 @@ def scalar(name: str, tensor: Any, collections: Sequence[str] | None = None, fam
       ValueError: ``tensor`` is not a scalar (names the node).
     """
     x = convert_to_tensor(tensor)
-    return _summary_op("ScalarSummary", f"{family}/{name}" if family else name, [x], {}, collections)
+    return _summary_op("ScalarSummary", name, [x], {}, collections, family)
 
 
 def histogram(name: str, values: Any, collections: Sequence[str] | None = None, family: str | None = None) -> Tensor:
     """A histogram of ``values`` (any shape), as ``tf.compat.v1.summary.histogram``: TF's
     default buckets; the fetched value is a serialized ``Summary`` (``bytes``)."""
     x = convert_to_tensor(values)
-    return _summary_op("HistogramSummary", f"{family}/{name}" if family else name, [x], {}, collections)
+    return _summary_op("HistogramSummary", name, [x], {}, collections, family)
 
 
 def image(name: str, tensor: Any, max_outputs: int = 3, collections: Sequence[str] | None = None,
@@ -268,8 +289,7 @@ def image(name: str, tensor: Any, max_outputs: int = 3, collections: Sequence[st
       ValueError: not 4-D with 1, 3 or 4 channels (names the node).
     """
     x = convert_to_tensor(tensor)
-    return _summary_op("ImageSummary", f"{family}/{name}" if family else name, [x],
-                       {"max_outputs": int(max_outputs)}, collections)
+    return _summary_op("ImageSummary", name, [x], {"max_outputs": int(max_outputs)}, collections, family)
 
 
 def text(name: str, tensor: Any, collections: Sequence[str] | None = None) -> Tensor:
@@ -308,7 +328,9 @@ def merge(inputs: Sequence[Any], collections: Sequence[str] | None = None, name:
             raise TypeError(f"merge takes summary tensors, got {t!r:.80}.")
         tensors.append(t)
     graph = get_default_graph()
-    out = apply_op("MergeSummary", tuple(tensors), {}, name=name)
+    name = clean_tag(name)
+    with graph.name_scope(name or "Merge"):  # as TF: 'Merge/MergeSummary', 'Merge_1/MergeSummary'
+        out = apply_op("MergeSummary", tuple(tensors), {}, name=name)
     for key in collections or ():
         graph.add_to_collection(key, out)
     return out

@@ -35,10 +35,19 @@ class Callback:
     def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
         """Called after each epoch with its loss and metrics (``val_*`` with validation data)."""
 
+    def on_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        """Called before each batch (``logs``: ``batch``, ``size``)."""
+
     def on_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
         """Called after each training batch with that batch's loss and metrics."""
 
-    on_train_batch_end = on_batch_end
+    def on_train_batch_begin(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        """Called before each training batch; calls :meth:`on_batch_begin`, as Keras."""
+        self.on_batch_begin(batch, logs)
+
+    def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        """Called after each training batch; calls :meth:`on_batch_end`, as Keras."""
+        self.on_batch_end(batch, logs)
 
 
 class History(Callback):

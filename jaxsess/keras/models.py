@@ -15,9 +15,10 @@ batch size, as Keras.
 
 from __future__ import annotations
 
+import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,13 @@ import numpy as np
 from jaxsess import dtypes as _dtypes
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
-from jaxsess.keras import backend as K, losses as _losses, metrics as _metrics, optimizers as _optimizers
+from jaxsess.keras import (
+    backend as K,
+    losses as _losses,
+    metrics as _metrics,
+    optimizers as _optimizers,
+    utils as _utils,
+)
 from jaxsess.keras._layers_core import Input, InputLayer, Layer, Node, keras_history
 from jaxsess.keras.callbacks import Callback, History
 from jaxsess.ops import math_ops as _math, shape_ops as _shape_ops
@@ -99,6 +106,7 @@ class Model(Layer):
         self._compiled: dict[str, Any] | None = None
         self._train_op: Any = None
         self._saver: Any = None
+        self._metric_totals: tuple[np.ndarray, np.ndarray] | None = None
         self.history: History | None = None
         self.stop_training = False  # set by a callback (EarlyStopping) to end fit after the epoch
         if inputs is not None and outputs is not None:
@@ -300,7 +308,7 @@ class Model(Layer):
 
     # -- compile ------------------------------------------------------------------------------
 
-    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, metrics: Sequence[Any] | None = None,
+    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, metrics: Any = None,
                 loss_weights: Any = None, **kwargs: Any) -> None:
         """Sets the optimizer, loss and metrics, as ``tf.keras.Model.compile``.
 
@@ -308,72 +316,131 @@ class Model(Layer):
           optimizer: ``'adam'``, ``'sgd'``, a ``keras.optimizers`` object or a
             ``jaxsess.train`` optimizer (``tf.train.AdamOptimizer(0.01)``).
           loss: a name (``'sparse_categorical_crossentropy'``, ``'mse'``...), a
-            ``keras.losses`` function or object, or ``fn(y_true, y_pred)``.
+            ``keras.losses`` function or object, or ``fn(y_true, y_pred)``; for a
+            model with several outputs also a list (one per output) or a dict
+            keyed by output layer name (one loss given alone applies to every output).
           metrics: names (``'accuracy'``/``'acc'``: binary, categorical or
             sparse accuracy chosen from the loss and output, as Keras;
-            ``'mse'``, ``'mae'``) or functions.
+            ``'mse'``, ``'mae'``) or functions; with several outputs a list
+            (for every output), a list of lists or a dict keyed by output name.
+          loss_weights: a list or a dict of scalars weighting each output's loss
+            in the total loss (default 1).
 
         Raises:
-          ValueError: no loss, an unknown name, or the model is not built.
-          NotImplementedError: ``loss_weights``, several outputs, or other
-            arguments (``sample_weight_mode``, ...).
+          ValueError: no loss, an unknown name or output name, or the model is not built.
+          NotImplementedError: other arguments (``sample_weight_mode``, ...).
         """
         if loss is None:
             raise ValueError("The model must be compiled with a `loss`.")
-        if loss_weights is not None or kwargs:
-            raise NotImplementedError(f"Model.compile: unsupported arguments {sorted(kwargs) or ['loss_weights']}.")
+        if kwargs:
+            raise NotImplementedError(f"Model.compile: unsupported arguments {sorted(kwargs)}.")
         self.optimizer = _optimizers.get(optimizer)
         self.loss = loss
-        self._loss_fn = _losses.get(loss)
-        self._metric_specs = list(metrics or [])
+        self.loss_weights = loss_weights
+        self._metric_specs = metrics
         self._compiled = None
         self._train_op = None
         if self.outputs:
             self._build_compiled()
 
+    @property
+    def output_names(self) -> list[str]:
+        """The names of the layers making the outputs, as Keras."""
+        names = []
+        for t in self.outputs:
+            node = keras_history(t)
+            names.append(node.layer.name if node is not None else "output")
+        return names
+
+    @property
+    def input_names(self) -> list[str]:
+        """The names of the input layers, as Keras."""
+        names = []
+        for t in self.inputs:
+            node = keras_history(t)
+            names.append(node.layer.name if node is not None else "input")
+        return names
+
+    def _per_output(self, spec: Any, what: str, default: Any) -> list[Any]:
+        """``spec`` (one value, a list with one value per output, or a dict by output name)
+        as a list with one entry per output."""
+        names = self.output_names
+        if isinstance(spec, dict):
+            unknown = sorted(set(spec) - set(names))
+            if unknown:
+                raise ValueError(f"Unknown entries in {what} dictionary: {unknown}. Only expected following keys: "
+                                 f"{names}")
+            return [spec.get(n, default) for n in names]
+        if isinstance(spec, list | tuple) and what != "metrics":
+            if len(spec) != len(names):
+                raise ValueError(f"When passing a list as {what}, it should have one entry per model output. The "
+                                 f"model has {len(names)} outputs, but you passed {what}={spec!r}")
+            return list(spec)
+        if what == "metrics" and isinstance(spec, list | tuple) and spec and all(
+                isinstance(m, list | tuple) for m in spec):
+            if len(spec) != len(names):
+                raise ValueError(f"When passing a list of lists as metrics, it should have one entry per model "
+                                 f"output. The model has {len(names)} outputs, but you passed metrics={spec!r}")
+            return [list(m) for m in spec]
+        return [spec] * len(names)
+
     def _build_compiled(self) -> dict[str, Any]:
         if self._compiled is not None:
             return self._compiled
-        if len(self.outputs) != 1:
-            raise NotImplementedError("Model.compile: models with several outputs are not supported.")
-        output = self.outputs[0]
-        node = keras_history(output)
-        out_name = node.layer.name if node is not None else "output"
-        rank = TensorShape(output.shape).ndims or 2
         graph = get_default_graph()
-        sparse = getattr(self._loss_fn, "__name__", "") == "sparse_categorical_crossentropy" or getattr(
-            getattr(self._loss_fn, "fn", None), "__name__", "") == "sparse_categorical_crossentropy"
+        names = self.output_names
+        several = len(self.outputs) > 1
+        loss_fns = [_losses.get(spec) for spec in self._per_output(self.loss, "loss", None)]
+        weights = self._per_output(self.loss_weights, "loss_weights", 1.0) if self.loss_weights is not None \
+            else [1.0] * len(names)
+        metric_specs = [_flat(m) if m is not None else [] for m in self._per_output(self._metric_specs or [],
+                                                                                     "metrics", [])]
+        targets, sample_weights, losses, ranks, weighted = [], [], [], [], []
         with graph.name_scope(None):
-            target = placeholder(_dtypes.as_dtype(output.dtype), shape=[None] * rank, name=f"{out_name}_target")
-            # Keras' per-sample weights (ones unless fit/evaluate are given sample_weight or class_weight)
-            sample_weights = placeholder_with_default(constant([1.0], _dtypes.as_dtype(output.dtype)), shape=[None],
-                                                      name=f"{out_name}_sample_weights")
+            for output, out_name, loss_fn in zip(self.outputs, names, loss_fns, strict=True):
+                rank = TensorShape(output.shape).ndims or 2
+                target = placeholder(_dtypes.as_dtype(output.dtype), shape=[None] * rank, name=f"{out_name}_target")
+                # Keras' per-sample weights (ones unless fit/evaluate are given sample_weight or class_weight)
+                sw = placeholder_with_default(constant([1.0], _dtypes.as_dtype(output.dtype)), shape=[None],
+                                              name=f"{out_name}_sample_weights")
+                with graph.name_scope("loss"):
+                    with graph.name_scope(out_name + "_loss"):
+                        per_sample = convert_to_tensor(loss_fn(target, output))
+                        losses.append(self._weighted_loss(per_sample, sw))
+                targets.append(target)
+                sample_weights.append(sw)
+                ranks.append(rank)
+                weighted.append(TensorShape(per_sample.shape).ndims != 0)
             with graph.name_scope("loss"):
-                with graph.name_scope(out_name + "_loss"):
-                    per_sample = convert_to_tensor(self._loss_fn(target, output))
-                    loss = self._weighted_loss(per_sample, sample_weights)
+                terms = [loss if w == 1.0 else _math.multiply(loss, _math.cast(w, loss.dtype))
+                         for loss, w in zip(losses, weights, strict=True)]
+                total = terms[0] if len(terms) == 1 else _math.add_n(terms)
                 reg = self.losses
-                total = _math.add(loss, _math.add_n(reg)) if reg else loss
-            names = ["loss"]
-            fetches = [total]
+                total = _math.add(total, _math.add_n(reg)) if reg else total
+            fetch_names = ["loss"] + ([f"{n}_loss" for n in names] if several else [])
+            fetches = [total] + (losses if several else [])
             with graph.name_scope("metrics"):
-                for spec in self._metric_specs:
-                    if spec in ("accuracy", "acc"):
-                        fn, _ = _accuracy_fn(self._loss_fn, output)
-                        name = str(spec)
-                    elif isinstance(spec, str):
-                        fn = _losses.get(spec)
-                        name = spec
-                    elif callable(spec):
-                        fn = spec
-                        name = getattr(spec, "__name__", "metric")
-                    else:
-                        raise ValueError(f"Unknown metric: {spec!r}")
-                    with graph.name_scope(name):
-                        fetches.append(_math.reduce_mean(fn(target, output)))
-                    names.append(name)
-        self._compiled = {"target": target, "fetches": fetches, "names": names, "sparse": sparse, "rank": rank,
-                          "sample_weights": sample_weights, "weighted": TensorShape(per_sample.shape).ndims != 0}
+                for output, out_name, loss_fn, target, specs in zip(self.outputs, names, loss_fns, targets,
+                                                                    metric_specs, strict=True):
+                    for spec in specs:
+                        if spec in ("accuracy", "acc"):
+                            fn, _ = _accuracy_fn(loss_fn, output)
+                            name = str(spec)
+                        elif isinstance(spec, str):
+                            fn = _losses.get(spec)
+                            name = spec
+                        elif callable(spec):
+                            fn = spec
+                            name = getattr(spec, "__name__", "metric")
+                        else:
+                            raise ValueError(f"Unknown metric: {spec!r}")
+                        name = f"{out_name}_{name}" if several else name
+                        with graph.name_scope(name):
+                            fetches.append(_math.reduce_mean(fn(target, output)))
+                        fetch_names.append(name)
+        self._compiled = {"targets": targets, "fetches": fetches, "names": fetch_names, "ranks": ranks,
+                          "sample_weights": sample_weights, "weighted": weighted,
+                          "n_output_losses": len(losses) if several else 0}
         return self._compiled
 
     @staticmethod
@@ -389,9 +456,11 @@ class Model(Layer):
         size = _math.cast(_shape_ops.size(per_sample), per_sample.dtype)
         return _math.truediv(_math.reduce_sum(_math.multiply(per_sample, w)), size)
 
-    def _sample_weights_of(self, sample_weight: Any, class_weight: Any, y: np.ndarray) -> np.ndarray | None:
+    def _sample_weights_of(self, sample_weight: Any, class_weight: Any, ys: list[np.ndarray]) -> np.ndarray | None:
         """The per-sample weights ``[n]`` from ``sample_weight`` and/or ``class_weight``
-        (``{class: weight}``, the class being the argmax of one-hot targets or the label), as Keras."""
+        (``{class: weight}``, the class being the argmax of one-hot targets or the label), as Keras;
+        the same weights apply to every output."""
+        y = ys[0]
         n = y.shape[0]
         weights = None
         if sample_weight is not None:
@@ -409,7 +478,7 @@ class Model(Layer):
                                  "exist in the data but not in `class_weight`.")
             cw = np.array([class_weight[int(c)] for c in classes], dtype=np.float64)
             weights = cw if weights is None else weights * cw
-        if weights is not None and not self._build_compiled()["weighted"]:
+        if weights is not None and not all(self._build_compiled()["weighted"]):
             raise NotImplementedError("Model: sample_weight/class_weight need a loss function giving per-sample "
                                       "losses (a loss name or function), not a keras.losses object.")
         return weights
@@ -428,17 +497,26 @@ class Model(Layer):
 
     @property
     def metrics_names(self) -> list[str]:
-        """``['loss', <metric names>...]`` after ``compile``."""
-        if not hasattr(self, "_metric_specs"):
+        """``['loss', <output>_loss..., <metric names>...]`` after ``compile``, as Keras."""
+        if self.optimizer is None:
             return []
-        return ["loss"] + [s if isinstance(s, str) else getattr(s, "__name__", "metric") for s in self._metric_specs]
+        if self.outputs:
+            return list(self._build_compiled()["names"])
+        specs = _flat(self._metric_specs) if self._metric_specs is not None else []
+        return ["loss"] + [s if isinstance(s, str) else getattr(s, "__name__", "metric") for s in specs]
 
     # -- data ---------------------------------------------------------------------------------
 
     def _inputs_of(self, x: Any) -> list[np.ndarray]:
         if isinstance(x, dict):
-            raise NotImplementedError("Model: dict inputs are not supported; pass arrays.")
-        if isinstance(x, list | tuple):
+            if not self.outputs:
+                raise ValueError(f"Model {self.name}: dict inputs need a model built on named `keras.Input`s.")
+            missing = [n for n in self.input_names if n not in x]
+            if missing:
+                raise ValueError(f"No data provided for {missing[0]!r}. Need data for each key in: "
+                                 f"{self.input_names}")
+            xs = [np.asarray(x[n]) for n in self.input_names]
+        elif isinstance(x, list | tuple):
             several = len(self.inputs) > 1 or (len(x) == 1 and isinstance(x[0], np.ndarray))
             xs = [np.asarray(a) for a in x] if several else [np.asarray(x)]  # nested lists: one array
         else:
@@ -451,28 +529,41 @@ class Model(Layer):
             raise ValueError(f"Input arrays should have the same number of samples; got {[a.shape[0] for a in xs]}.")
         return xs
 
-    def _targets_of(self, y: Any, n: int) -> np.ndarray:
-        if self._compiled is None:
-            self._build_compiled()
-        assert self._compiled is not None
-        target = self._compiled["target"]
-        arr = np.asarray(y)
-        rank = self._compiled["rank"]
-        if arr.ndim == rank - 1:
-            arr = arr.reshape(*arr.shape, 1)
-        if arr.shape[0] != n:
-            raise ValueError(f"Input arrays should have the same number of samples as target arrays. Found {n} "
-                             f"input samples and {arr.shape[0]} target samples.")
-        return arr.astype(target.dtype.as_numpy_dtype)
+    def _targets_of(self, y: Any, n: int) -> list[np.ndarray]:
+        compiled = self._build_compiled()
+        names = self.output_names
+        if isinstance(y, dict):
+            missing = [k for k in names if k not in y]
+            if missing:
+                raise ValueError(f"No data provided for {missing[0]!r}. Need data for each key in: {names}")
+            ys = [y[k] for k in names]
+        elif len(names) > 1:
+            if not isinstance(y, list | tuple) or len(y) != len(names):
+                raise ValueError(f"Error when checking model target: the list of Numpy arrays that you are passing "
+                                 f"to your model is not the size the model expected. Expected to see {len(names)} "
+                                 f"array(s), but instead got {y!r:.100}")
+            ys = list(y)
+        else:
+            ys = [y[0] if isinstance(y, list | tuple) and len(y) == 1 and isinstance(y[0], np.ndarray) else y]
+        out = []
+        for arr, target, rank in zip(ys, compiled["targets"], compiled["ranks"], strict=True):
+            arr = np.asarray(arr)
+            if arr.ndim == rank - 1:
+                arr = arr.reshape(*arr.shape, 1)
+            if arr.shape[0] != n:
+                raise ValueError(f"Input arrays should have the same number of samples as target arrays. Found {n} "
+                                 f"input samples and {arr.shape[0]} target samples.")
+            out.append(arr.astype(target.dtype.as_numpy_dtype))
+        return out
 
-    def _feed(self, xs: list[np.ndarray], y: np.ndarray | None, training: bool,
+    def _feed(self, xs: list[np.ndarray], ys: list[np.ndarray] | None, training: bool,
               sample_weights: np.ndarray | None = None) -> dict[Any, Any]:
         feed: dict[Any, Any] = dict(zip(self.inputs, xs, strict=True))
-        if y is not None:
+        if ys is not None:
             assert self._compiled is not None
-            feed[self._compiled["target"]] = y
+            feed.update(zip(self._compiled["targets"], ys, strict=True))
             if sample_weights is not None:
-                feed[self._compiled["sample_weights"]] = sample_weights
+                feed.update((sw, sample_weights) for sw in self._compiled["sample_weights"])
         phase = K._learning_phase_placeholder()
         if phase is not None:
             feed[phase] = training
@@ -485,32 +576,94 @@ class Model(Layer):
 
     # -- training and inference -----------------------------------------------------------------
 
-    def _run_batches(self, xs: list[np.ndarray], y: np.ndarray, batch_size: int, train: bool,
-                     index: np.ndarray | None = None, callbacks: Sequence[Callback] = (),
-                     sample_weights: np.ndarray | None = None) -> list[float]:
+    def _array_batches(self, xs: list[np.ndarray], ys: list[np.ndarray], batch_size: int,
+                       index: np.ndarray | None = None, sample_weights: np.ndarray | None = None) -> Any:
+        n = xs[0].shape[0]
+        order = np.arange(n) if index is None else index
+        for start in range(0, n, batch_size):
+            idx = order[start:start + batch_size]
+            yield [a[idx] for a in xs], [a[idx] for a in ys], None if sample_weights is None else sample_weights[idx]
+
+    def _run_batches(self, batches: Any, train: bool, callbacks: Sequence[Callback] = (),
+                     reset_metrics: bool = True) -> list[float]:
+        """Runs ``(xs, ys, sample_weights)`` batches; returns the epoch values as Keras' v1 loops:
+        the loss averaged over samples, each output's loss over steps, metrics over samples (the
+        batch logs give the batch's loss and the running values of the others, as Keras).
+
+        The running values of the metrics and output losses are the model's state, as Keras'
+        stateful metrics: a loop starts from zero (``reset_metrics``) and leaves its totals, which a
+        following ``train_on_batch``/``test_on_batch`` (``reset_metrics=False``) adds to, then resets."""
         self._check_compiled()
         compiled = self._build_compiled()
         ops = [self._make_train_op(), *self.updates] if train else []
         session = K.get_session()
-        n = xs[0].shape[0]
-        order = np.arange(n) if index is None else index
+        n_out_losses = compiled["n_output_losses"]
         sums = np.zeros(len(compiled["fetches"]))
-        for b, start in enumerate(range(0, n, batch_size)):
-            idx = order[start:start + batch_size]
-            values, _ = session.run([compiled["fetches"], ops],
-                                    feed_dict=self._feed([a[idx] for a in xs], y[idx], train,
-                                                         None if sample_weights is None else sample_weights[idx]))
-            sums += np.asarray(values, dtype=np.float64) * len(idx)
+        div = np.zeros(len(compiled["fetches"]))
+        if not reset_metrics and self._metric_totals is not None and len(self._metric_totals[0]) == len(sums):
+            sums[1:], div[1:] = self._metric_totals[0][1:], self._metric_totals[1][1:]
+        for b, (bx, by, bw) in enumerate(batches):
+            size = bx[0].shape[0]
             for cb in callbacks:
-                cb.on_batch_end(b, dict(zip(compiled["names"], (float(v) for v in values), strict=True)))
-        return [float(v) for v in sums / max(n, 1)]
+                cb.on_train_batch_begin(b, {"batch": b, "size": size})
+            values, _ = session.run([compiled["fetches"], ops], feed_dict=self._feed(bx, by, train, bw))
+            values = np.asarray(values, dtype=np.float64)
+            weights = np.full(len(values), float(size))
+            weights[1:1 + n_out_losses] = 1.0
+            sums += values * weights
+            div += weights
+            if callbacks:
+                running = [float(values[0]), *(float(v) for v in (sums / div)[1:])]
+                logs = {"batch": b, "size": size, **dict(zip(compiled["names"], running, strict=True))}
+                for cb in callbacks:
+                    cb.on_train_batch_end(b, logs)
+            if train and self.stop_training:
+                break
+        self._metric_totals = (sums, div)
+        return [float(v) for v in sums / np.maximum(div, 1.0)]
+
+    def _generator_batches(self, data: Any, steps: int | None, what: str, shuffle: bool = False,
+                           with_targets: bool = True) -> Any:
+        """Batches from a ``keras.utils.Sequence`` (``steps`` default ``len(data)``) or a Python
+        generator yielding ``(x, y)`` / ``(x, y, sample_weight)`` (``x`` alone when predicting)."""
+        if isinstance(data, _utils.Sequence):
+            order = list(range(len(data)))
+            if shuffle:
+                random.shuffle(order)
+            source: Any = (data[i] for i in order)
+            steps = len(data) if steps is None else steps
+        else:
+            if steps is None:
+                raise ValueError(f"`{what}=None` is only valid for a generator based on the `keras.utils.Sequence` "
+                                 "class. Please specify `" + what + "` or use the `keras.utils.Sequence` class.")
+            source = data
+        for _, item in zip(range(steps), source, strict=False):
+            if not with_targets:
+                x = item[0] if isinstance(item, tuple) and len(item) in (1, 2, 3) else item
+                yield self._inputs_of(x), None, None
+                continue
+            if not isinstance(item, tuple) or len(item) not in (2, 3):
+                raise ValueError(f"Output of generator should be a tuple `(x, y, sample_weight)` or `(x, y)`. "
+                                 f"Found: {item!r:.100}")
+            xs = self._inputs_of(item[0])
+            ys = self._targets_of(item[1], xs[0].shape[0])
+            sw = self._sample_weights_of(item[2], None, ys) if len(item) == 3 else None
+            yield xs, ys, sw
+
+    @staticmethod
+    def _is_generator(x: Any) -> bool:
+        return isinstance(x, _utils.Sequence) or isinstance(x, Iterator)
 
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1, verbose: int = 1,
             callbacks: Sequence[Callback] | None = None, validation_split: float = 0.0,
-            validation_data: Any = None, shuffle: bool = True, initial_epoch: int = 0, sample_weight: Any = None,
-            class_weight: dict[int, float] | None = None, **kwargs: Any) -> History:
+            validation_data: Any = None, shuffle: bool = True, class_weight: dict[int, float] | None = None,
+            sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
+            validation_steps: int | None = None, **kwargs: Any) -> History:
         """Trains for ``epochs`` passes over ``(x, y)`` in batches of ``batch_size`` (32),
-        as ``tf.keras.Model.fit`` on NumPy arrays.
+        as ``tf.keras.Model.fit`` on NumPy arrays (a list or a dict by input name for
+        several inputs; a list or a dict by output name for several outputs), or on
+        a ``keras.utils.Sequence`` / Python generator of ``(x, y[, sample_weight])``
+        batches (``steps_per_epoch`` batches per epoch, default ``len(sequence)``).
 
         Returns:
           A :class:`History`: ``history['loss']``, ``history[<metric>]`` and, with
@@ -523,20 +676,31 @@ class Model(Layer):
         Raises:
           RuntimeError: not compiled.
           ValueError: inputs and targets differ in length; a ``sample_weight`` not
-            of shape ``[n]``; a class missing from ``class_weight``.
-          NotImplementedError: generators or datasets.
+            of shape ``[n]``; a class missing from ``class_weight``; a generator
+            without ``steps_per_epoch``.
         """
+        if kwargs.pop("max_queue_size", None) is not None or kwargs.pop("workers", None) is not None:
+            pass  # batches are made in this thread, one at a time
+        kwargs.pop("use_multiprocessing", None)
         if kwargs:
             raise NotImplementedError(f"Model.fit: unsupported arguments {sorted(kwargs)}.")
         self._check_compiled()
-        xs = self._inputs_of(x)
-        n = xs[0].shape[0]
-        ys = self._targets_of(y, n)
-        sws = self._sample_weights_of(sample_weight, class_weight, ys)
-        if validation_data is None and validation_split:
-            split = int(n * (1.0 - validation_split))
-            validation_data = ([a[split:] for a in xs], ys[split:])
-            xs, ys, n = [a[:split] for a in xs], ys[:split], split
+        generator = self._is_generator(x)
+        if generator:
+            n = steps_per_epoch if steps_per_epoch is not None else (
+                len(x) if isinstance(x, _utils.Sequence) else None)
+            xs: list[np.ndarray] = []
+            ys: list[np.ndarray] = []
+            sws = None
+        else:
+            xs = self._inputs_of(x)
+            n = xs[0].shape[0]
+            ys = self._targets_of(y, n)
+            sws = self._sample_weights_of(sample_weight, class_weight, ys)
+        if validation_data is None and validation_split and not generator:
+            split = int(xs[0].shape[0] * (1.0 - validation_split))
+            validation_data = ([a[split:] for a in xs], [a[split:] for a in ys])
+            xs, ys, n = [a[:split] for a in xs], [a[:split] for a in ys], split
             sws = None if sws is None else sws[:split]
         batch_size = batch_size or 32
         self.stop_training = False
@@ -544,71 +708,130 @@ class Model(Layer):
         cbs: list[Callback] = [history, *(callbacks or [])]
         for cb in cbs:
             cb.set_model(self)
-            cb.params = {"batch_size": batch_size, "epochs": epochs, "steps": None, "samples": n,
-                         "verbose": verbose, "do_validation": validation_data is not None}
+            cb.params = {"batch_size": batch_size, "epochs": epochs, "steps": steps_per_epoch if generator else None,
+                         "samples": n, "verbose": verbose, "do_validation": validation_data is not None}
             cb.on_train_begin({})
         names = self._build_compiled()["names"]
-        if verbose:
-            n_val = None if validation_data is None else len(np.asarray(validation_data[1]))
+        if verbose and not generator:
+            n_val = None if validation_data is None or self._is_generator(validation_data) else len(
+                np.asarray(_flat(validation_data[1])[0]))
             print(f"Train on {n} samples" + ("" if n_val is None else f", validate on {n_val} samples"), file=sys.stdout)
         for epoch in range(initial_epoch, epochs):
+            if self.stop_training:
+                break
             for cb in cbs:
                 cb.on_epoch_begin(epoch, {})
             if verbose:
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
             started = time.perf_counter()
-            index = np.random.permutation(n) if shuffle else None
-            values = self._run_batches(xs, ys, batch_size, True, index, cbs, sws)
+            if generator:
+                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", shuffle)
+            else:
+                index = np.random.permutation(xs[0].shape[0]) if shuffle else None
+                batches = self._array_batches(xs, ys, batch_size, index, sws)
+            values = self._run_batches(batches, True, cbs)
+            if isinstance(x, _utils.Sequence):
+                x.on_epoch_end()
             logs = dict(zip(names, values, strict=True))
-            if validation_data is not None:
-                vx, vy = validation_data[0], validation_data[1]
-                vxs = self._inputs_of(vx)
-                val = self._run_batches(vxs, self._targets_of(vy, vxs[0].shape[0]), batch_size, False)
+            if validation_data is not None and not self.stop_training:
+                val = self._evaluate_values(validation_data, batch_size, validation_steps)
                 logs.update({f"val_{k}": v for k, v in zip(names, val, strict=True)})
             if verbose:
-                print(_epoch_line(n, time.perf_counter() - started, logs), file=sys.stdout)
+                print(_epoch_line(n or 0, time.perf_counter() - started, logs), file=sys.stdout)
             for cb in cbs:
                 cb.on_epoch_end(epoch, logs)
-            if self.stop_training:
-                break
         for cb in cbs:
             cb.on_train_end({})
         self.history = history
         return history
 
+    def _evaluate_values(self, data: Any, batch_size: int, steps: int | None) -> list[float]:
+        if self._is_generator(data):
+            return self._run_batches(self._generator_batches(data, steps, "validation_steps"), False)
+        vx, vy = data[0], data[1]
+        vxs = self._inputs_of(vx)
+        vys = self._targets_of(vy, vxs[0].shape[0])
+        vsw = self._sample_weights_of(data[2], None, vys) if len(data) == 3 else None
+        return self._run_batches(self._array_batches(vxs, vys, batch_size, sample_weights=vsw), False)
+
+    def fit_generator(self, generator: Any, steps_per_epoch: int | None = None, epochs: int = 1, verbose: int = 1,
+                      callbacks: Sequence[Callback] | None = None, validation_data: Any = None,
+                      validation_steps: int | None = None, class_weight: Any = None, max_queue_size: int = 10,
+                      workers: int = 1, use_multiprocessing: bool = False, shuffle: bool = True,
+                      initial_epoch: int = 0) -> History:
+        """:meth:`fit` on a generator or ``keras.utils.Sequence``, as ``tf.keras.Model.fit_generator``.
+
+        Raises:
+          ValueError: a generator that is not a ``Sequence`` without ``steps_per_epoch``.
+          NotImplementedError: ``class_weight``.
+        """
+        if class_weight is not None:
+            raise NotImplementedError("Model.fit_generator: class_weight is not supported.")
+        return self.fit(generator, steps_per_epoch=steps_per_epoch, epochs=epochs, verbose=verbose,
+                        callbacks=callbacks, validation_data=validation_data, validation_steps=validation_steps,
+                        shuffle=shuffle, initial_epoch=initial_epoch)
+
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, verbose: int = 1,
-                 sample_weight: Any = None, **kwargs: Any) -> Any:
-        """The loss (and metrics) over ``(x, y)`` in the test phase: a ``float32`` scalar,
-        or ``[loss, *metrics]`` when compiled with metrics, as ``tf.keras.Model.evaluate``
+                 sample_weight: Any = None, steps: int | None = None, **kwargs: Any) -> Any:
+        """The loss (and metrics) over ``(x, y)`` (or a generator / ``Sequence``, ``steps``
+        batches) in the test phase: a ``float32`` scalar, or ``[loss, *metrics]`` when
+        compiled with metrics or several outputs, as ``tf.keras.Model.evaluate``
         (``sample_weight`` as :meth:`fit`)."""
+        for k in ("max_queue_size", "workers", "use_multiprocessing", "callbacks"):
+            kwargs.pop(k, None)
         if kwargs:
             raise NotImplementedError(f"Model.evaluate: unsupported arguments {sorted(kwargs)}.")
-        xs = self._inputs_of(x)
-        ys = self._targets_of(y, xs[0].shape[0])
-        values = self._run_batches(xs, ys, batch_size or 32, False,
-                                   sample_weights=self._sample_weights_of(sample_weight, None, ys))
+        self._check_compiled()
+        if self._is_generator(x):
+            values = self._evaluate_values(x, batch_size or 32, steps)
+        else:
+            data = (x, y) if sample_weight is None else (x, y, sample_weight)
+            values = self._evaluate_values(data, batch_size or 32, None)
         out = [np.float32(v) for v in values]
         return out[0] if len(out) == 1 else out
 
-    def predict(self, x: Any, batch_size: int | None = None, verbose: int = 0, **kwargs: Any) -> np.ndarray:
-        """The outputs for ``x`` in the test phase, batch by batch (32), concatenated, as
-        ``tf.keras.Model.predict``."""
+    def evaluate_generator(self, generator: Any, steps: int | None = None, callbacks: Any = None,
+                           max_queue_size: int = 10, workers: int = 1, use_multiprocessing: bool = False,
+                           verbose: int = 0) -> Any:
+        """:meth:`evaluate` on a generator or ``keras.utils.Sequence``, as
+        ``tf.keras.Model.evaluate_generator``."""
+        return self.evaluate(generator, steps=steps)
+
+    def predict(self, x: Any, batch_size: int | None = None, verbose: int = 0, steps: int | None = None,
+                **kwargs: Any) -> Any:
+        """The outputs for ``x`` (arrays, or a generator / ``Sequence`` of input batches,
+        ``steps`` of them) in the test phase, batch by batch (32), concatenated, as
+        ``tf.keras.Model.predict``: one array, or a list for several outputs."""
+        for k in ("max_queue_size", "workers", "use_multiprocessing", "callbacks"):
+            kwargs.pop(k, None)
         if kwargs:
             raise NotImplementedError(f"Model.predict: unsupported arguments {sorted(kwargs)}.")
-        xs = self._inputs_of(x)
-        n = xs[0].shape[0]
-        bs = batch_size or 32
+        if self._is_generator(x):
+            batches = [b[0] for b in self._generator_batches(x, steps, "steps", with_targets=False)]
+        else:
+            xs = self._inputs_of(x)
+            bs = batch_size or 32
+            batches = [[a[s:s + bs] for a in xs] for s in range(0, xs[0].shape[0], bs)]
         session = K.get_session()
-        parts = [session.run(self.outputs[0], feed_dict=self._feed([a[s:s + bs] for a in xs], None, False))
-                 for s in range(0, n, bs)]
-        return np.concatenate(parts, axis=0)
+        parts = [session.run(self.outputs, feed_dict=self._feed(b, None, False)) for b in batches]
+        outs = [np.concatenate([p[i] for p in parts], axis=0) for i in range(len(self.outputs))]
+        return outs[0] if len(outs) == 1 else outs
+
+    def predict_generator(self, generator: Any, steps: int | None = None, callbacks: Any = None,
+                          max_queue_size: int = 10, workers: int = 1, use_multiprocessing: bool = False,
+                          verbose: int = 0) -> Any:
+        """:meth:`predict` on a generator or ``keras.utils.Sequence``, as
+        ``tf.keras.Model.predict_generator``."""
+        return self.predict(generator, steps=steps)
 
     def _on_batch(self, x: Any, y: Any, train: bool, sample_weight: Any = None, class_weight: Any = None) -> Any:
         self._check_compiled()
         xs = self._inputs_of(x)
         ys = self._targets_of(y, xs[0].shape[0])
-        values = self._run_batches(xs, ys, xs[0].shape[0], train,
-                                   sample_weights=self._sample_weights_of(sample_weight, class_weight, ys))
+        sws = self._sample_weights_of(sample_weight, class_weight, ys)
+        values = self._run_batches(self._array_batches(xs, ys, xs[0].shape[0], sample_weights=sws), train,
+                                   reset_metrics=False)
+        self._metric_totals = None  # Keras' reset_metrics=True, after the batch
         out = [np.float32(v) for v in values]
         return out[0] if len(out) == 1 else out
 
@@ -622,8 +845,9 @@ class Model(Layer):
         """The loss (and metrics) of ``(x, y)`` in the test phase."""
         return self._on_batch(x, y, False, sample_weight)
 
-    def predict_on_batch(self, x: Any) -> np.ndarray:
-        return self.predict(x, batch_size=np.asarray(_flat(x)[0]).shape[0])
+    def predict_on_batch(self, x: Any) -> Any:
+        xs = self._inputs_of(x)
+        return self.predict(xs if len(xs) > 1 else xs[0], batch_size=xs[0].shape[0])
 
     # -- weights on disk -------------------------------------------------------------------------
 

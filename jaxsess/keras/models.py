@@ -705,7 +705,7 @@ class Model(Layer):
         batch_size = batch_size or 32
         self.stop_training = False
         history = History()
-        cbs: list[Callback] = [history, *(callbacks or [])]
+        cbs: list[Callback] = [*(callbacks or []), history]  # History last, as Keras
         for cb in cbs:
             cb.set_model(self)
             cb.params = {"batch_size": batch_size, "epochs": epochs, "steps": steps_per_epoch if generator else None,

@@ -15,6 +15,9 @@ batch size, as Keras.
 
 from __future__ import annotations
 
+import inspect
+import json
+import os
 import random
 import sys
 import time
@@ -27,7 +30,9 @@ from jaxsess import dtypes as _dtypes
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
 from jaxsess.keras import (
+    _hdf5,
     backend as K,
+    layers as _layers,
     losses as _losses,
     metrics as _metrics,
     optimizers as _optimizers,
@@ -39,11 +44,7 @@ from jaxsess.ops import math_ops as _math, shape_ops as _shape_ops
 from jaxsess.ops._core import constant, convert_to_tensor, placeholder, placeholder_with_default
 from jaxsess.train._saver import Saver
 
-__all__ = ["Model", "Sequential", "load_model", "save_model"]
-
-_NO_MODEL_FILES = ("Saving or loading a whole Keras model (HDF5 or SavedModel) is not supported by jaxsess.keras; "
-                   "use model.save_weights(prefix) / model.load_weights(prefix) and build the model in code.")
-
+__all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json", "model_from_config"]
 
 def _flat(x: Any) -> list[Any]:
     return list(x) if isinstance(x, list | tuple) else [x]
@@ -77,6 +78,50 @@ def _accuracy_fn(loss_fn: Any, output: Any) -> tuple[Callable[[Any, Any], Any], 
     if name == "binary_crossentropy" or last == 1:
         return _metrics.binary_accuracy, "binary"
     return _metrics.categorical_accuracy, "categorical"
+
+
+def _keras_graph_map(inputs: list[Any], outputs: list[Any]) -> tuple[list[Layer], dict[int, int], list[Node]]:
+    """The layers between ``inputs`` and ``outputs`` in Keras' order, the depth of each node (by
+    ``id``) and the nodes, as Keras' ``functional._map_graph_network``: layers by decreasing depth
+    from the outputs, ties by first visit of a depth-first walk from the outputs."""
+    finished: set[int] = set()
+    nodes: list[Node] = []
+    layer_index: dict[int, int] = {}
+    by_id: dict[int, Layer] = {}
+
+    def walk(t: Any) -> None:
+        node = keras_history(t)
+        if node is None or id(node) in finished:
+            return
+        if id(node.layer) not in layer_index:
+            layer_index[id(node.layer)] = len(layer_index)
+            by_id[id(node.layer)] = node.layer
+        for x in node.input_tensors:
+            walk(x)
+        finished.add(id(node))
+        nodes.append(node)
+
+    for t in outputs:
+        walk(t)
+    node_depth: dict[int, int] = {}
+    layer_depth: dict[int, int] = {}
+    for node in reversed(nodes):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
+        layer_depth[id(node.layer)] = node_depth[id(node)] = depth
+        for x in node.input_tensors:
+            parent = keras_history(x)
+            if parent is not None:
+                node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    for t in inputs:
+        in_node = keras_history(t)
+        if in_node is not None and id(in_node.layer) not in layer_depth:
+            layer_depth[id(in_node.layer)] = 0
+            layer_index[id(in_node.layer)] = -1
+            by_id[id(in_node.layer)] = in_node.layer
+            node_depth[id(in_node)] = 0
+            nodes.append(in_node)
+    ordered = sorted(layer_depth, key=lambda k: (-layer_depth[k], layer_index[k]))
+    return [by_id[k] for k in ordered], node_depth, nodes
 
 
 # -- the model -------------------------------------------------------------------------------
@@ -154,9 +199,9 @@ class Model(Layer):
         self._nodes = order
         self.inputs = list(inputs)
         self.outputs = list(outputs)
-        for node in order:
-            if all(node.layer is not x for x in self._model_layers):
-                self._model_layers.append(node.layer)
+        for layer in _keras_graph_map(inputs, outputs)[0]:
+            if all(layer is not x for x in self._model_layers):
+                self._model_layers.append(layer)
         self.built = True
 
     # -- structure --------------------------------------------------------------------------
@@ -261,9 +306,11 @@ class Model(Layer):
 
     # -- summary ------------------------------------------------------------------------------
 
-    def summary(self, line_length: int = 65, print_fn: Callable[[str], Any] | None = None) -> None:
+    def summary(self, line_length: int | None = None, positions: Sequence[float] | None = None,
+                print_fn: Callable[[str], Any] | None = None) -> None:
         """Prints the layers, their output shapes and parameter counts, as Keras 2's ``summary``
-        (three columns; functional models' "Connected to" column is left out).
+        (``layer_utils.print_summary``): three columns (65 characters) for sequential-like models,
+        a fourth, "Connected to", for other functional models (98), long cells wrapped.
 
         Raises:
           ValueError: the model is not built.
@@ -272,38 +319,86 @@ class Model(Layer):
             raise ValueError("This model has not yet been built. Build the model first by calling it on a "
                              "tensor or by giving the first layer an `input_shape`.")
         out = print_fn or print
-        widths = [int(line_length * 0.45), int(line_length * 0.85) - int(line_length * 0.45),
-                  line_length - int(line_length * 0.85)]
+        own: list[Node] = []
+        sequential_like = True
+        if not isinstance(self, Sequential) and self._nodes:
+            _, node_depth, own = _keras_graph_map(self.inputs, self.outputs)
+            per_depth: dict[int, int] = {}
+            for node in own:
+                per_depth[node_depth[id(node)]] = per_depth.get(node_depth[id(node)], 0) + 1
+                if len(node.input_tensors) > 1:
+                    sequential_like = False
+            if any(n > 1 for n in per_depth.values()):
+                sequential_like = False
+            ids = {id(n) for n in own}
+            if any(sum(id(n) in ids for n in layer._inbound_nodes) > 1 for layer in self.layers):
+                sequential_like = False
+        if sequential_like:
+            line_length = line_length or 65
+            pos = list(positions or [0.45, 0.85, 1.0])
+            header = ["Layer (type)", "Output Shape", "Param #"]
+        else:
+            line_length = line_length or 98
+            pos = list(positions or [0.3, 0.6, 0.70, 1.0])
+            header = ["Layer (type)", "Output Shape", "Param #", "Connected to"]
+        cols = [int(line_length * p) for p in pos] if pos[-1] <= 1 else [int(p) for p in pos]
 
-        def row(cells: Sequence[str]) -> str:
-            text = ""
-            for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
-                cell = (" " if i == 0 else "") + cell
-                text += cell[:w].ljust(w)
-            return text
+        def print_row(fields: Sequence[Any]) -> None:
+            left = [str(x) for x in fields]
+            while any(left):
+                line = ""
+                for col in range(len(left)):
+                    start = cols[col - 1] if col > 0 else 0
+                    space = 2 if col != len(cols) - 1 else 0
+                    cutoff = cols[col] - start - space - (1 if col != len(cols) - 1 else 0)
+                    fit = left[col][:cutoff]
+                    breaks = [fit.find(x) + len(x) for x in ("),", "},", "],", "',") if fit.find(x) >= 0]
+                    if breaks:
+                        cutoff = min(breaks)
+                        fit = fit[:cutoff]
+                    if col == 0:
+                        line += " "
+                    line += fit + (" " * space if space else "")
+                    left[col] = left[col][cutoff:]
+                    line += " " * (cols[col] - len(line))
+                out(line)
 
         out(f'Model: "{self.name}"')
         out("_" * line_length)
-        out(row(["Layer (type)", "Output Shape", "Param #"]))
+        print_row(header)
         out("=" * line_length)
-        layers = [x for x in self.layers if not (isinstance(x, InputLayer) and isinstance(self, Sequential))]
-        for layer in layers:
+        own_ids = {id(n) for n in own}
+        for layer in self.layers:
+            if isinstance(layer, InputLayer) and isinstance(self, Sequential):
+                continue
             try:
-                shape = str(layer.output_shape).replace("None", "None")
-                shape = f"[{shape}]" if isinstance(layer, InputLayer) else shape
+                shape: Any = layer.output_shape
+                shape = [shape] if isinstance(layer, InputLayer) else shape
             except AttributeError:
                 shape = "multiple"
-            out(row([f"{layer.name} ({type(layer).__name__})", shape, str(layer.count_params())]))
+            fields = [f"{layer.name} ({type(layer).__name__})", shape, layer.count_params()]
+            if not sequential_like:
+                connections = []
+                for node in layer._inbound_nodes:
+                    if id(node) not in own_ids:
+                        continue
+                    for t in node.input_tensors:
+                        src = keras_history(t)
+                        if src is not None:
+                            connections.append(f"{src.layer.name}[{src.layer._inbound_nodes.index(src)}]"
+                                               f"[{src.output_tensors.index(t)}]")
+                fields.append(connections)
+            print_row(fields)
             out(" " * line_length)
-        trainable = sum(int(np.prod(w.shape.as_list())) for w in self.trainable_weights)
-        total = self.count_params()
-        size = {id(w): np.dtype(w.dtype.as_numpy_dtype).itemsize for w in self.weights}
-        t_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.trainable_weights)
-        all_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.weights)
         out("=" * line_length)
-        out(f"Total params: {total} ({_readable_size(all_bytes)})")
+        size = {id(w): np.dtype(w.dtype.as_numpy_dtype).itemsize for w in self.weights}
+        trainable = sum(int(np.prod(w.shape.as_list())) for w in self.trainable_weights)
+        non_trainable = sum(int(np.prod(w.shape.as_list())) for w in self.non_trainable_weights)
+        t_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.trainable_weights)
+        n_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.non_trainable_weights)
+        out(f"Total params: {trainable + non_trainable} ({_readable_size(t_bytes + n_bytes)})")
         out(f"Trainable params: {trainable} ({_readable_size(t_bytes)})")
-        out(f"Non-trainable params: {total - trainable} ({_readable_size(all_bytes - t_bytes)})")
+        out(f"Non-trainable params: {non_trainable} ({_readable_size(n_bytes)})")
         out("_" * line_length)
 
     # -- compile ------------------------------------------------------------------------------
@@ -849,36 +944,144 @@ class Model(Layer):
         xs = self._inputs_of(x)
         return self.predict(xs if len(xs) > 1 else xs[0], batch_size=xs[0].shape[0])
 
+    # -- config ----------------------------------------------------------------------------------
+
+    def get_config(self) -> dict[str, Any]:
+        """The functional model's layers and how they connect, as Keras' ``Functional.get_config``:
+        ``name``, ``layers`` (``class_name``, ``config``, ``name``, ``inbound_nodes``: per call
+        ``[[layer name, node index, tensor index, {}], ...]``), ``input_layers``, ``output_layers``.
+
+        Raises:
+          NotImplementedError: a subclassed model (its ``call`` is Python code).
+        """
+        if not self._nodes:
+            raise NotImplementedError(f"Model {self.name}: get_config of a subclassed model is not supported "
+                                      "(its call is Python code); override get_config.")
+        own = {id(node) for node in self._nodes}
+
+        def ref(t: Any) -> list[Any]:
+            node = keras_history(t)
+            assert node is not None
+            return [node.layer.name, node.layer._inbound_nodes.index(node), node.output_tensors.index(t)]
+
+        layers = []
+        for layer in self.layers:
+            nodes = [n for n in layer._inbound_nodes if id(n) in own and not isinstance(layer, InputLayer)]
+            layers.append({"class_name": type(layer).__name__, "config": layer.get_config(), "name": layer.name,
+                           "inbound_nodes": [[[*ref(t), {}] for t in n.input_tensors] for n in nodes]})
+        return {"name": self.name, "trainable": bool(self.trainable), "layers": layers,
+                "input_layers": [ref(t) for t in self.inputs], "output_layers": [ref(t) for t in self.outputs]}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        """The functional model of :meth:`get_config`'s output (its layers made anew, with
+        new weights), as ``tf.keras.Model.from_config``.
+
+        Raises:
+          ValueError: a layer class that is not known (pass it in ``custom_objects``) or a
+            node whose inputs never appear.
+        """
+        made: dict[str, Layer] = {}
+        outputs: dict[tuple[str, int], list[Any]] = {}
+        pending: list[tuple[Layer, list[Any]]] = []
+        for item in config["layers"]:
+            layer = deserialize_layer(item, custom_objects)
+            made[item["name"] if "name" in item else layer.name] = layer
+            if isinstance(layer, InputLayer):
+                outputs[(layer.name, 0)] = [layer.output]
+            pending.append((layer, list(item.get("inbound_nodes") or [])))
+        counts: dict[str, int] = {}
+        progress = True
+        while progress and any(nodes for _, nodes in pending):
+            progress = False
+            for layer, nodes in pending:
+                while nodes:
+                    data = nodes[0]
+                    refs = [(r[0], r[1], r[2], r[3] if len(r) > 3 else {}) for r in data]
+                    if not all((name, ni) in outputs for name, ni, _, _ in refs):
+                        break
+                    ins = [outputs[(name, ni)][ti] for name, ni, ti, _ in refs]
+                    kwargs = refs[0][3] or {}
+                    out = layer(ins if len(ins) > 1 else ins[0], **kwargs)
+                    index = counts.get(layer.name, 0)
+                    counts[layer.name] = index + 1
+                    outputs[(layer.name, index)] = _flat(out)
+                    nodes.pop(0)
+                    progress = True
+        if any(nodes for _, nodes in pending):
+            raise ValueError("Model.from_config: the layers' inbound nodes cannot be connected.")
+        ins = [outputs[(r[0], r[1])][r[2]] for r in config["input_layers"]]
+        outs = [outputs[(r[0], r[1])][r[2]] for r in config["output_layers"]]
+        return Model(inputs=ins if len(ins) > 1 else ins[0], outputs=outs if len(outs) > 1 else outs[0],
+                     name=config.get("name"))
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The model's config as JSON (``class_name``, ``config``, ``keras_version``, ``backend``),
+        as ``tf.keras.Model.to_json`` (``kwargs`` go to ``json.dumps``)."""
+        return json.dumps(_model_config(self), **kwargs)
+
     # -- weights on disk -------------------------------------------------------------------------
 
-    def _weights_saver(self) -> Saver:
+    def _checkpoint_saver(self) -> Saver:
+        """A :class:`~jaxsess.train.Saver` keyed as TF's object-based Keras checkpoints
+        (``layer_with_weights-<i>/<attribute>/.ATTRIBUTES/VARIABLE_VALUE``), so that a model
+        with other layer names restores them and checkpoints of TF's ``save_weights`` read."""
         if self._saver is None:
-            self._saver = Saver(var_list=self.weights)
+            keys: dict[str, Any] = {}
+            for i, layer in enumerate(x for x in self.layers if x.weights):
+                for w in layer.weights:
+                    name = str(w.op.name)
+                    rel = name.split(layer.name + "/")[-1] if layer.name + "/" in name else name.rsplit("/", 1)[-1]
+                    if hasattr(layer, "cell") and rel.count("/") == 1:
+                        rel = "cell/" + rel.rsplit("/", 1)[-1]
+                    keys[f"layer_with_weights-{i}/{rel}/.ATTRIBUTES/VARIABLE_VALUE"] = w
+            self._saver = Saver(var_list=keys)
         return self._saver
 
+    @staticmethod
+    def _is_h5(filepath: Any, save_format: str | None = None) -> bool:
+        return save_format in ("h5", "hdf5", "keras") or str(filepath).endswith((".h5", ".keras", ".hdf5"))
+
     def save_weights(self, filepath: str, overwrite: bool = True, save_format: str | None = None) -> None:
-        """Writes the weights as a TF checkpoint (``<filepath>.index`` + data) with
-        :class:`~jaxsess.train.Saver` (keys: the variable names).
+        """Writes the weights, as ``tf.keras.Model.save_weights``: HDF5 in Keras' layout for an
+        ``.h5``/``.hdf5``/``.keras`` path or ``save_format='h5'``, else a TF checkpoint
+        (``<filepath>.index`` + data) keyed as TF's Keras (``layer_with_weights-0/kernel/...``)."""
+        if self._is_h5(filepath, save_format):
+            with _hdf5.h5py.File(str(filepath), "w") as f:
+                _hdf5.save_weights_to_group(f, self.layers)
+            return
+        self._checkpoint_saver().save(K.get_session(), str(filepath), write_meta_graph=False)
+
+    def load_weights(self, filepath: str, by_name: bool = False, skip_mismatch: bool = False) -> None:
+        """Restores weights written by :meth:`save_weights` (or by TF's Keras), as
+        ``tf.keras.Model.load_weights``: HDF5 files layer by layer in order (or by layer name,
+        ``by_name``), TF checkpoints by ``layer_with_weights-<i>`` position.
 
         Raises:
-          NotImplementedError: an ``.h5`` path or ``save_format='h5'``.
+          ValueError: the numbers of layers or weights, or a shape, differ.
         """
-        if save_format == "h5" or str(filepath).endswith((".h5", ".keras", ".hdf5")):
-            raise NotImplementedError("Model.save_weights: the HDF5 format is not supported; use a TF checkpoint "
-                                      "prefix.")
-        self._weights_saver().save(K.get_session(), str(filepath), write_meta_graph=False, write_state=False)
+        path = str(filepath)
+        if self._is_h5(path) or (_is_file(path) and _hdf5.h5py.is_hdf5(path)):
+            if not self.outputs:
+                raise ValueError("Unable to load weights saved in HDF5 format into a subclassed Model which has "
+                                 "not created its variables yet. Call the Model first, then load the weights.")
+            with _hdf5.h5py.File(path, "r") as f:
+                group = f["model_weights"] if "model_weights" in f else f
+                _hdf5.load_weights_from_group(group, self.layers, by_name=by_name, skip_mismatch=skip_mismatch)
+            return
+        self._checkpoint_saver().restore(K.get_session(), path)
 
-    def load_weights(self, filepath: str) -> None:
-        """Restores the weights written by :meth:`save_weights`."""
-        self._weights_saver().restore(K.get_session(), str(filepath))
-
-    def save(self, filepath: str, *args: Any, **kwargs: Any) -> None:
-        """Not supported (HDF5 / SavedModel of a whole model).
+    def save(self, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
+             save_format: str | None = None, **kwargs: Any) -> None:
+        """Writes the whole model, as ``tf.keras.Model.save`` in Keras' HDF5 layout: attributes
+        ``model_config`` and ``training_config`` (JSON), group ``model_weights``. A path that is
+        not ``.h5``/``.hdf5``/``.keras`` is a directory holding ``keras_model.h5`` (TF writes a
+        SavedModel there; jaxsess' ``load_model`` reads it back, TF does not).
 
         Raises:
-          NotImplementedError: always; use :meth:`save_weights` and rebuild the model in code.
+          NotImplementedError: a subclassed model (no config).
         """
-        raise NotImplementedError(_NO_MODEL_FILES)
+        save_model(self, filepath, overwrite, include_optimizer, save_format)
 
 
 class Sequential(Model):
@@ -969,20 +1172,173 @@ class Sequential(Model):
         """The layers added (no ``InputLayer``)."""
         return list(self._model_layers)
 
+    def get_config(self) -> dict[str, Any]:
+        """``name`` and ``layers`` (``{"class_name", "config"}``, the ``InputLayer`` first when the
+        model has an input), as Keras' ``Sequential.get_config``."""
+        layers = []
+        node = keras_history(self.inputs[0]) if self.inputs else None
+        if node is not None and isinstance(node.layer, InputLayer):
+            layers.append({"class_name": "InputLayer", "config": node.layer.get_config()})
+        layers += [{"class_name": type(x).__name__, "config": x.get_config()} for x in self._model_layers]
+        return {"name": self.name, "layers": layers}
 
-def save_model(model: Model, filepath: str, *args: Any, **kwargs: Any) -> None:
-    """Not supported.
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        """A new ``Sequential`` (new weights) from :meth:`get_config`'s output (or TF's)."""
+        items = config["layers"] if isinstance(config, dict) else config
+        model = cls(name=config.get("name") if isinstance(config, dict) else None)
+        for item in items:
+            model.add(deserialize_layer(item, custom_objects))
+        return model
+
+
+def _is_file(path: str) -> bool:
+    return os.path.isfile(path)
+
+
+def _model_config(model: Model) -> dict[str, Any]:
+    class_name = "Sequential" if isinstance(model, Sequential) else "Functional"
+    return {"class_name": class_name, "config": model.get_config(), "keras_version": _hdf5.KERAS_VERSION,
+            "backend": "tensorflow"}
+
+
+def deserialize_layer(item: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+    """The layer (or model) of a ``{"class_name", "config"}`` config, as
+    ``tf.keras.layers.deserialize``: classes of ``jaxsess.keras.layers``, models, or ``custom_objects``.
 
     Raises:
-      NotImplementedError: always (see :meth:`Model.save`).
+      ValueError: an unknown class name.
     """
-    raise NotImplementedError(_NO_MODEL_FILES)
+    name = item["class_name"]
+    custom = custom_objects or {}
+    if name in custom:
+        cls = custom[name]
+    elif name == "Sequential":
+        return Sequential.from_config(item["config"], custom_objects)
+    elif name in ("Functional", "Model"):
+        return Model.from_config(item["config"], custom_objects)
+    else:
+        cls = getattr(_layers, name, None)
+        if not (isinstance(cls, type) and issubclass(cls, Layer)):
+            raise ValueError(f"Unknown layer: {name}. Please ensure this object is passed to the `custom_objects` "
+                             "argument.")
+    if "custom_objects" in inspect.signature(cls.from_config).parameters:
+        return cls.from_config(item["config"], custom_objects=custom_objects)
+    return cls.from_config(item["config"])
 
 
-def load_model(filepath: str, *args: Any, **kwargs: Any) -> Model:
-    """Not supported.
+def model_from_config(config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Model:
+    """A model (new weights) from ``{"class_name", "config"}``, as ``tf.keras.models.model_from_config``."""
+    return deserialize_layer(config, custom_objects)  # type: ignore[no-any-return]
+
+
+def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = None) -> Model:
+    """A model (new weights) from :meth:`Model.to_json`'s output (or TF's), as
+    ``tf.keras.models.model_from_json``."""
+    return model_from_config(json.loads(json_string), custom_objects)
+
+
+def _serialize_fn(fn: Any) -> Any:
+    if isinstance(fn, str) or fn is None:
+        return fn
+    if isinstance(fn, dict):
+        return {k: _serialize_fn(v) for k, v in fn.items()}
+    if isinstance(fn, list | tuple):
+        return [_serialize_fn(v) for v in fn]
+    return getattr(fn, "__name__", None) or getattr(getattr(fn, "fn", None), "__name__", None) or type(fn).__name__
+
+
+def _optimizer_config(optimizer: Any) -> dict[str, Any]:
+    config: dict[str, Any] = {"name": getattr(optimizer, "_name", type(optimizer).__name__)}
+    if isinstance(optimizer, _optimizers._KerasOptimizer):
+        config["learning_rate"] = float(K.get_value(optimizer.learning_rate))
+        config["decay"] = optimizer._decay
+        hyper = optimizer._hyper_values if hasattr(optimizer, "_hyper_values") else {}
+        names = {"beta1": "beta_1", "beta2": "beta_2"}
+        for k, v in hyper.items():
+            if k != "learning_rate" and isinstance(v, int | float):
+                config[names.get(k, k)] = float(v)
+        if isinstance(optimizer, _optimizers.SGD):
+            config.update(momentum=float(optimizer._momentum), nesterov=bool(optimizer._use_nesterov))
+    return {"class_name": type(optimizer).__name__, "config": config}
+
+
+def save_model(model: Model, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
+               save_format: str | None = None) -> None:
+    """Writes ``model`` (config, weights, training config), as ``tf.keras.models.save_model``
+    in Keras' HDF5 layout; see :meth:`Model.save`.
 
     Raises:
-      NotImplementedError: always (see :meth:`Model.save`).
+      NotImplementedError: a subclassed model (no config).
     """
-    raise NotImplementedError(_NO_MODEL_FILES)
+    path = str(filepath)
+    if not Model._is_h5(path, save_format):
+        os.makedirs(path, exist_ok=True)
+        path = os.path.join(path, _DIR_MODEL_FILE)
+    with _hdf5.h5py.File(path, "w") as f:
+        f.attrs["backend"] = "tensorflow"
+        f.attrs["keras_version"] = _hdf5.KERAS_VERSION
+        f.attrs["model_config"] = json.dumps(_model_config(model))
+        if include_optimizer and model.optimizer is not None:
+            f.attrs["training_config"] = json.dumps({
+                "loss": _serialize_fn(model.loss), "metrics": _serialize_fn(model._metric_specs),
+                "loss_weights": model.loss_weights, "sample_weight_mode": None, "weighted_metrics": None,
+                "optimizer_config": _optimizer_config(model.optimizer)})
+        _hdf5.save_weights_to_group(f.create_group("model_weights"), model.layers)
+
+
+#: The file a model saved to a directory (TF's SavedModel path) is written to.
+_DIR_MODEL_FILE = "keras_model.h5"
+
+
+def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, compile: bool = True,  # noqa: A002
+               options: Any = None) -> Model:
+    """The model written by :meth:`Model.save` (or TF's Keras ``model.save('x.h5')``), with its
+    weights and, when ``compile`` and the file has a training config, compiled with its
+    optimizer (fresh slots), loss and metrics, as ``tf.keras.models.load_model``.
+
+    Raises:
+      OSError: no such file.
+      ValueError: an unknown layer, loss or metric (pass it in ``custom_objects``).
+    """
+    path = str(filepath)
+    if os.path.isdir(path):
+        if not os.path.exists(os.path.join(path, _DIR_MODEL_FILE)):
+            raise OSError(f"No file or directory found at {path} (jaxsess reads the models it saved to a "
+                          f"directory, {_DIR_MODEL_FILE}; not TF SavedModels).")
+        path = os.path.join(path, _DIR_MODEL_FILE)
+    if not os.path.exists(path):
+        raise OSError(f"No file or directory found at {path}")
+    custom = custom_objects or {}
+    with _hdf5.h5py.File(path, "r") as f:
+        raw = f.attrs.get("model_config")
+        if raw is None:
+            raise ValueError(f"No model config found in the file at {path}.")
+        config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
+        model = model_from_config(config, custom)
+        _hdf5.load_weights_from_group(f["model_weights"], model.layers)
+        training = f.attrs.get("training_config")
+    if compile and training is not None:
+        tc = json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
+        opt = tc["optimizer_config"]
+        cls = getattr(_optimizers, opt["class_name"], None)
+        if cls is None:
+            raise ValueError(f"Unknown optimizer: {opt['class_name']}.")
+        oc = {k: v for k, v in opt["config"].items() if k not in ("name", "amsgrad", "centered", "clipnorm",
+                                                                  "clipvalue", "global_clipnorm", "jit_compile",
+                                                                  "is_legacy_optimizer")}
+        if not oc.get("decay"):
+            oc.pop("decay", None)
+
+        def resolve(spec: Any) -> Any:
+            if isinstance(spec, str) and spec in custom:
+                return custom[spec]
+            if isinstance(spec, dict):
+                return {k: resolve(v) for k, v in spec.items()}
+            if isinstance(spec, list):
+                return [resolve(v) for v in spec]
+            return spec
+
+        model.compile(optimizer=cls(**oc), loss=resolve(tc["loss"]), metrics=resolve(tc.get("metrics")),
+                      loss_weights=tc.get("loss_weights"))
+    return model

@@ -12,6 +12,7 @@ needed before ``fit``).
 
 from __future__ import annotations
 
+import sys
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,11 +30,25 @@ from jaxsess.graph._graph import (
     reset_default_graph,
 )
 from jaxsess.graph._shape import TensorShape
-from jaxsess.ops import gradients as _gradients, math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
+from jaxsess.ops import (
+    control_flow as _control_flow,
+    fill_ops as _fill,
+    functional_ops as _functional,
+    gather_ops as _gather,
+    gradients as _gradients,
+    logging_ops as _logging,
+    math_ops as _math,
+    nn_impl as _nn_impl,
+    nn_ops as _nn,
+    random_ops as _random,
+    shape_ops as _shape_ops,
+    state_ops as _state_ops,
+)
 from jaxsess.ops._core import (
     constant as _constant,
     convert_to_tensor,
     executing_eagerly,
+    identity as _identity,
     placeholder as _placeholder,
     placeholder_with_default,
     stop_gradient as stop_gradient,
@@ -50,6 +65,14 @@ __all__ = [
     "dot", "cast", "reshape", "concatenate", "argmax", "equal", "maximum", "minimum", "zeros", "ones",
     "relu", "softmax", "sigmoid", "tanh", "gradients", "stop_gradient", "name_scope",
     "categorical_crossentropy", "sparse_categorical_crossentropy", "binary_crossentropy", "track_variable",
+    "ones_like", "zeros_like", "eye", "arange", "argmin", "prod", "var", "std", "any", "all",
+    "cumsum", "cumprod", "sign", "round", "sin", "cos", "not_equal", "greater", "greater_equal", "less",
+    "less_equal", "elu", "softplus", "hard_sigmoid", "l2_normalize", "transpose", "permute_dimensions",
+    "expand_dims", "squeeze", "stack", "flatten", "batch_flatten", "tile", "repeat", "repeat_elements",
+    "reverse", "gather", "one_hot", "batch_dot", "switch", "in_train_phase", "in_test_phase",
+    "dropout", "random_normal", "random_uniform", "truncated_normal", "random_binomial", "bias_add", "conv2d",
+    "pool2d", "update", "update_add", "update_sub", "cast_to_floatx", "is_keras_tensor", "print_tensor",
+    "map_fn", "foldl",
 ]
 
 _config: dict[str, Any] = {"epsilon": 1e-7, "floatx": "float32", "image_data_format": "channels_last"}
@@ -563,3 +586,411 @@ def function(inputs: Sequence[Any], outputs: Any, updates: Sequence[Any] | None 
     if single:
         return lambda values: f(values)[0]  # type: ignore[no-any-return]
     return f
+
+
+# -- more of Keras' backend functions (as ``tf_keras.backend``, TF1 graph mode) ------------------
+
+
+def ones_like(x: Any, dtype: Any = None, name: str | None = None) -> Any:
+    return _fill.ones_like(x, dtype=dtype, name=name)
+
+
+def zeros_like(x: Any, dtype: Any = None, name: str | None = None) -> Any:
+    return _fill.zeros_like(x, dtype=dtype, name=name)
+
+
+def eye(size: int, dtype: Any = None, name: str | None = None) -> Variable:
+    """An identity-matrix *variable*, as Keras' ``eye``."""
+    return variable(np.eye(size), dtype=dtype, name=name)
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: str = "int32") -> Any:
+    """``range(start, stop, step)`` cast to ``dtype`` (``int32``), as Keras' ``arange``."""
+    if stop is None and isinstance(start, int | float) and start < 0:
+        start = 0
+    result = _fill.range(start, limit=stop, delta=step, name="arange")
+    return result if dtype == "int32" else cast(result, dtype)
+
+
+def argmin(x: Any, axis: int = -1) -> Any:
+    return _math.argmin(x, axis)
+
+
+def _bool_to_floatx(x: Any) -> Any:
+    x = convert_to_tensor(x)
+    return cast(x, floatx()) if x.dtype == _dtypes.bool else x
+
+
+def prod(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    return _math.reduce_prod(x, axis=axis, keepdims=keepdims)
+
+
+def var(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    return _nn_impl.reduce_variance(_bool_to_floatx(x), axis=axis, keepdims=keepdims)
+
+
+def std(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    return _nn_impl.reduce_std(_bool_to_floatx(x), axis=axis, keepdims=keepdims)
+
+
+def any(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001 - Keras' name
+    return _math.reduce_any(cast(x, _dtypes.bool), axis=axis, keepdims=keepdims)
+
+
+def all(x: Any, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A001 - Keras' name
+    return _math.reduce_all(cast(x, _dtypes.bool), axis=axis, keepdims=keepdims)
+
+
+def cumsum(x: Any, axis: int = 0) -> Any:
+    return _math.cumsum(x, axis=axis)
+
+
+def cumprod(x: Any, axis: int = 0) -> Any:
+    return _math.cumprod(x, axis=axis)
+
+
+def sign(x: Any) -> Any:
+    return _math.sign(x)
+
+
+def round(x: Any) -> Any:  # noqa: A001 - Keras' name
+    return _math.round(x)
+
+
+def sin(x: Any) -> Any:
+    return _math.sin(x)
+
+
+def cos(x: Any) -> Any:
+    return _math.cos(x)
+
+
+def not_equal(x: Any, y: Any) -> Any:
+    return _math.not_equal(x, y)
+
+
+def greater(x: Any, y: Any) -> Any:
+    return _math.greater(x, y)
+
+
+def greater_equal(x: Any, y: Any) -> Any:
+    return _math.greater_equal(x, y)
+
+
+def less(x: Any, y: Any) -> Any:
+    return _math.less(x, y)
+
+
+def less_equal(x: Any, y: Any) -> Any:
+    return _math.less_equal(x, y)
+
+
+def elu(x: Any, alpha: float = 1.0) -> Any:
+    """``x`` if positive else ``alpha * (exp(x) - 1)``, as Keras' ``elu``."""
+    res = _nn.elu(x)
+    return res if alpha == 1 else _math.where(_math.greater(x, 0), res, _math.multiply(alpha, res))
+
+
+def softplus(x: Any) -> Any:
+    return _nn.softplus(x)
+
+
+def hard_sigmoid(x: Any) -> Any:
+    """``clip(0.2 x + 0.5, 0, 1)``, as Keras 2's ``hard_sigmoid``."""
+    return _math.clip_by_value(_math.add(_math.multiply(x, 0.2), 0.5), 0.0, 1.0)
+
+
+def l2_normalize(x: Any, axis: Any = None) -> Any:
+    return _nn.l2_normalize(x, axis=axis)
+
+
+def transpose(x: Any) -> Any:
+    return _shape_ops.transpose(x)
+
+
+def permute_dimensions(x: Any, pattern: Sequence[int]) -> Any:
+    return _shape_ops.transpose(x, perm=list(pattern))
+
+
+def expand_dims(x: Any, axis: int = -1) -> Any:
+    return _shape_ops.expand_dims(x, axis)
+
+
+def squeeze(x: Any, axis: int) -> Any:
+    return _shape_ops.squeeze(x, [axis])
+
+
+def stack(x: Sequence[Any], axis: int = 0) -> Any:
+    return _shape_ops.stack(list(x), axis=axis)
+
+
+def flatten(x: Any) -> Any:
+    return _shape_ops.reshape(x, [-1])
+
+
+def batch_flatten(x: Any) -> Any:
+    """``[batch, ...] -> [batch, prod(...)]``, as Keras' ``batch_flatten``."""
+    return _shape_ops.reshape(x, _shape_ops.stack([-1, _math.reduce_prod(shape(x)[1:])]))
+
+
+def tile(x: Any, n: Any) -> Any:
+    return _shape_ops.tile(x, [n] if isinstance(n, int) else n)
+
+
+def repeat(x: Any, n: int) -> Any:
+    """``[samples, dim] -> [samples, n, dim]``, as Keras' ``repeat``."""
+    return _shape_ops.tile(_shape_ops.expand_dims(x, 1), [1, n, 1])
+
+
+def repeat_elements(x: Any, rep: int, axis: int) -> Any:
+    """Each slice along ``axis`` repeated ``rep`` times (``np.repeat``), as Keras' ``repeat_elements``.
+
+    Raises:
+      ValueError: ``x`` has no static rank.
+    """
+    rank = ndim(x)
+    if rank is None:
+        raise ValueError(f"repeat_elements needs a tensor of known rank, got {x}.")
+    axis = axis % rank
+    reps = [1] * (rank + 1)
+    reps[axis + 1] = rep
+    tiled = _shape_ops.tile(_shape_ops.expand_dims(x, axis + 1), reps)
+    factors = [1] * rank
+    factors[axis] = rep
+    return _shape_ops.reshape(tiled, _math.multiply(shape(x), _constant(factors, _dtypes.int32)))
+
+
+def reverse(x: Any, axes: Any) -> Any:
+    return _shape_ops.reverse(x, [axes] if isinstance(axes, int) else list(axes))
+
+
+def gather(reference: Any, indices: Any) -> Any:
+    return _gather.gather(reference, indices)
+
+
+def one_hot(indices: Any, num_classes: int) -> Any:
+    return _gather.one_hot(indices, depth=num_classes, axis=-1)
+
+
+def batch_dot(x: Any, y: Any, axes: Any = None) -> Any:
+    """The dot product of ``x`` and ``y`` sample by sample over ``axes`` (default: the last of
+    ``x`` with the second-to-last of ``y``, or the last for a 2-D ``y``), as Keras 2's ``batch_dot``
+    (2-D results keep a trailing axis of 1 when both inputs are 2-D).
+
+    Raises:
+      ValueError: ``axes`` includes the batch axis, or the summed dimensions differ.
+    """
+    x, y = convert_to_tensor(x), convert_to_tensor(y)
+    x_shape, y_shape = int_shape(x) or (), int_shape(y) or ()
+    x_ndim, y_ndim = len(x_shape), len(y_shape)
+    if isinstance(axes, int):
+        axes = [axes, axes]
+    if axes is None:
+        axes = [x_ndim - 1, y_ndim - 1] if y_ndim == 2 else [x_ndim - 1, y_ndim - 2]
+    a0, a1 = [a + n if a < 0 else a for a, n in zip(axes, (x_ndim, y_ndim), strict=True)]
+    if 0 in (a0, a1):
+        raise ValueError(f"Cannot perform batch_dot over axis 0. If your inputs are not batched, add a dummy "
+                         f"batch dimension to your inputs using K.expand_dims(x, 0). Received axes={axes}")
+    d1, d2 = x_shape[a0], y_shape[a1]
+    if d1 is not None and d2 is not None and d1 != d2:
+        raise ValueError(f"Cannot do batch_dot on inputs with shapes {x_shape} and {y_shape} with axes={axes}. "
+                         f"x.shape[{a0}] != y.shape[{a1}] ({d1} != {d2}).")
+    orig_x_ndim, orig_y_ndim = x_ndim, y_ndim
+    if x_ndim == 2:
+        x = _shape_ops.expand_dims(x, 1)
+        a0 += 1
+        x_ndim += 1
+    if y_ndim == 2:
+        y = _shape_ops.expand_dims(y, 2)
+        y_ndim += 1
+    if a0 != x_ndim - 1:
+        pattern = list(range(x_ndim))
+        for i in range(a0, x_ndim - 1):
+            pattern[i] = pattern[i + 1]
+        pattern[-1] = a0
+        x = _shape_ops.transpose(x, pattern)
+    if a1 != 1:
+        pattern = list(range(y_ndim))
+        for i in range(a1, 1, -1):
+            pattern[i] = pattern[i - 1]
+        pattern[1] = a1
+        y = _shape_ops.transpose(y, pattern)
+    x_squashed, y_squashed = x_ndim > 3, y_ndim > 3
+    if x_squashed:
+        xs = shape(x)
+        x_mid = xs[1:-1]
+        x = _shape_ops.reshape(x, _shape_ops.stack([xs[0], -1, xs[-1]]))
+    if y_squashed:
+        ys = shape(y)
+        y_trail = ys[2:]
+        y = _shape_ops.reshape(y, _shape_ops.stack([ys[0], ys[1], -1]))
+    result = _math.matmul(x, y)
+    if x_squashed or y_squashed:
+        out_shape = shape(result)
+        if x_squashed:
+            out_shape = _shape_ops.concat([out_shape[:1], x_mid, out_shape[-1:]], 0)
+        if y_squashed:
+            out_shape = _shape_ops.concat([out_shape[:-1], y_trail], 0)
+        result = _shape_ops.reshape(result, out_shape)
+    if orig_x_ndim == 2:
+        result = _shape_ops.squeeze(result, [1])
+    elif orig_y_ndim == 2:
+        result = _shape_ops.squeeze(result, [-1])
+    return result
+
+
+def switch(condition: Any, then_expression: Any, else_expression: Any) -> Any:
+    """``then_expression`` where ``condition`` else ``else_expression``, as Keras' ``switch``: a
+    scalar condition picks a branch (``cond``; callables are called in it), a tensor one picks
+    elements (broadcast over the trailing axes).
+
+    Raises:
+      ValueError: ``condition`` has a higher rank than the expressions.
+    """
+    condition = convert_to_tensor(condition)
+    if condition.dtype != _dtypes.bool:
+        condition = cast(condition, _dtypes.bool)
+    cond_ndim = ndim(condition)
+    if not cond_ndim:
+        then_fn = then_expression if callable(then_expression) else (lambda: then_expression)
+        else_fn = else_expression if callable(else_expression) else (lambda: else_expression)
+        return _control_flow.cond(condition, then_fn, else_fn)
+    if callable(then_expression):
+        then_expression = then_expression()
+    if callable(else_expression):
+        else_expression = else_expression()
+    expr_ndim = ndim(then_expression)
+    if expr_ndim is not None and cond_ndim > expr_ndim:
+        raise ValueError(f"Rank of `condition` should be less than or equal to rank of `then_expression` and "
+                         f"`else_expression`. ndim(condition)={cond_ndim}, ndim(then_expression)={expr_ndim}")
+    if cond_ndim > 1 and expr_ndim is not None:
+        cond_shape = _shape_ops.concat([shape(condition), _constant([1] * (expr_ndim - cond_ndim), _dtypes.int32)],
+                                       0)
+        condition = _shape_ops.reshape(condition, cond_shape)
+        expr_shape = shape(then_expression)
+        tile_shape = _math.where(_math.greater(_math.subtract(expr_shape, cond_shape), 0), expr_shape,
+                                 _fill.ones_like(expr_shape))
+        condition = _shape_ops.tile(condition, tile_shape)
+    return _math.where(condition, then_expression, else_expression)
+
+
+def in_train_phase(x: Any, alt: Any, training: Any = None) -> Any:
+    """``x`` in the training phase, ``alt`` otherwise (``training`` default: the learning phase),
+    as Keras' ``in_train_phase``."""
+    if training is None:
+        training = learning_phase()
+    if training is True or (isinstance(training, int) and training == 1):
+        return x() if callable(x) else x
+    if training is False or (isinstance(training, int) and training == 0):
+        return alt() if callable(alt) else alt
+    return switch(training, x, alt)
+
+
+def in_test_phase(x: Any, alt: Any, training: Any = None) -> Any:
+    """``x`` in the test phase, ``alt`` otherwise, as Keras' ``in_test_phase``."""
+    return in_train_phase(alt, x, training=training)
+
+
+def dropout(x: Any, level: float, noise_shape: Any = None, seed: int | None = None) -> Any:
+    """Inverted dropout at rate ``level``, as Keras' ``dropout``."""
+    return _random.dropout(x, rate=level, noise_shape=noise_shape, seed=seed)
+
+
+def random_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
+                  seed: int | None = None) -> Any:
+    return _random.random_normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(), seed=seed)
+
+
+def random_uniform(shape: Any, minval: float = 0.0, maxval: float = 1.0, dtype: Any = None,
+                   seed: int | None = None) -> Any:
+    return _random.random_uniform(shape, minval=minval, maxval=maxval, dtype=dtype or floatx(), seed=seed)
+
+
+def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None,
+                     seed: int | None = None) -> Any:
+    return _random.truncated_normal(shape, mean=mean, stddev=stddev, dtype=dtype or floatx(), seed=seed)
+
+
+def random_binomial(shape: Any, p: float = 0.0, dtype: Any = None, seed: int | None = None) -> Any:
+    """Ones with probability ``p``, else zeros, as Keras' ``random_binomial``."""
+    dtype = dtype or floatx()
+    return _math.where(_math.less(random_uniform(shape, dtype=dtype, seed=seed), p),
+                       _fill.ones(shape, dtype=dtype), _fill.zeros(shape, dtype=dtype))
+
+
+def bias_add(x: Any, bias: Any, data_format: str | None = None) -> Any:
+    """``x + bias`` over the channels axis, as Keras' ``bias_add``."""
+    fmt = data_format or image_data_format()
+    return _nn.bias_add(x, bias, data_format="NCHW" if fmt == "channels_first" and ndim(x) == 4 else None)
+
+
+def conv2d(x: Any, kernel: Any, strides: Any = (1, 1), padding: str = "valid", data_format: str | None = None,
+           dilation_rate: Any = (1, 1)) -> Any:
+    """2-D convolution of channels-last ``x``, as Keras' ``conv2d``.
+
+    Raises:
+      NotImplementedError: ``data_format='channels_first'``.
+    """
+    if (data_format or image_data_format()) != "channels_last":
+        raise NotImplementedError("keras.backend.conv2d: only data_format='channels_last' is supported.")
+    return _nn.conv2d(x, kernel, strides=[1, *strides, 1], padding=padding.upper(),
+                      dilations=[1, *dilation_rate, 1])
+
+
+def pool2d(x: Any, pool_size: Any, strides: Any = (1, 1), padding: str = "valid", data_format: str | None = None,
+           pool_mode: str = "max") -> Any:
+    """2-D max or average pooling of channels-last ``x``, as Keras' ``pool2d``.
+
+    Raises:
+      ValueError: an unknown ``pool_mode``.
+      NotImplementedError: ``data_format='channels_first'``.
+    """
+    if (data_format or image_data_format()) != "channels_last":
+        raise NotImplementedError("keras.backend.pool2d: only data_format='channels_last' is supported.")
+    if pool_mode not in ("max", "avg"):
+        raise ValueError(f"Invalid pool_mode: {pool_mode}")
+    fn = _nn.max_pool if pool_mode == "max" else _nn.avg_pool
+    return fn(x, [1, *pool_size, 1], [1, *strides, 1], padding.upper())
+
+
+def update(x: Variable, new_x: Any) -> Any:
+    return _state_ops.assign(x, new_x)
+
+
+def update_add(x: Variable, increment: Any) -> Any:
+    return _state_ops.assign_add(x, increment)
+
+
+def update_sub(x: Variable, decrement: Any) -> Any:
+    return _state_ops.assign_sub(x, decrement)
+
+
+def cast_to_floatx(x: Any) -> np.ndarray:
+    return np.asarray(x, dtype=floatx())
+
+
+def is_keras_tensor(x: Any) -> bool:
+    """Whether ``x`` was made by a Keras layer (or ``Input``), as Keras' ``is_keras_tensor``.
+
+    Raises:
+      ValueError: ``x`` is not a tensor.
+    """
+    if not isinstance(x, Tensor | Variable):
+        raise ValueError(f"Unexpectedly found an instance of type `{type(x)}`. Expected a symbolic tensor "
+                         "instance.")
+    return isinstance(x, Tensor) and x in _state(x.graph).history
+
+
+def print_tensor(x: Any, message: str = "", summarize: int = 3) -> Any:
+    """``x``, printing ``message`` and its value (to stdout) when evaluated, as Keras' ``print_tensor``."""
+    op = _logging.print_v2(message, x, output_stream=sys.stdout, summarize=summarize)
+    with get_default_graph().control_dependencies([op]):
+        return _identity(x)
+
+
+def map_fn(fn: Callable[[Any], Any], elems: Any, name: str | None = None, dtype: Any = None) -> Any:
+    return _functional.map_fn(fn, elems, name=name, dtype=dtype)
+
+
+def foldl(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, name: str | None = None) -> Any:
+    return _functional.foldl(fn, elems, initializer=initializer, name=name)

@@ -11,10 +11,12 @@ from typing import Any
 
 import numpy as np
 
+from jaxsess._tfproto import Summary
 from jaxsess.keras import backend as K
+from jaxsess.summary._writer import FileWriter
 
 __all__ = ["Callback", "History", "LambdaCallback", "EarlyStopping", "ModelCheckpoint", "LearningRateScheduler",
-           "ReduceLROnPlateau", "CSVLogger", "TerminateOnNaN"]
+           "ReduceLROnPlateau", "CSVLogger", "TerminateOnNaN", "TensorBoard"]
 
 _log = logging.getLogger("tensorflow")
 
@@ -372,3 +374,43 @@ class TerminateOnNaN(Callback):
         if loss is not None and (np.isnan(loss) or np.isinf(loss)):
             print(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
+
+
+class TensorBoard(Callback):
+    """Writes each epoch's logs as scalar summaries ``epoch_<name>`` (step: the epoch) to an
+    event file in ``log_dir``, and the graph when ``write_graph``, as ``tf.compat.v1.keras``'s
+    ``TensorBoard`` (``callbacks_v1``).
+
+    Raises:
+      NotImplementedError: ``histogram_freq``, ``embeddings_freq`` or a batch ``update_freq``.
+    """
+
+    def __init__(self, log_dir: str = "./logs", histogram_freq: int = 0, batch_size: int = 32,
+                 write_graph: bool = True, write_grads: bool = False, write_images: bool = False,
+                 embeddings_freq: int = 0, update_freq: Any = "epoch", profile_batch: Any = 2,
+                 **kwargs: Any) -> None:
+        super().__init__()
+        if histogram_freq or embeddings_freq or update_freq != "epoch":
+            raise NotImplementedError("keras.callbacks.TensorBoard: only epoch scalars and the graph are written "
+                                      "(histogram_freq=0, embeddings_freq=0, update_freq='epoch').")
+        self.log_dir = os.fspath(log_dir)
+        self.write_graph = write_graph
+        self.writer: FileWriter | None = None
+
+    def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
+        if self.writer is None:
+            graph = K.get_session().graph if self.write_graph else None
+            self.writer = FileWriter(self.log_dir, graph=graph)
+
+    def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        if self.writer is None:
+            return
+        values = [Summary.Value(tag=f"epoch_{k}", simple_value=float(v)) for k, v in (logs or {}).items()
+                  if k not in ("batch", "size", "num_steps")]
+        self.writer.add_summary(Summary(value=values), epoch)
+        self.writer.flush()
+
+    def on_train_end(self, logs: dict[str, Any] | None = None) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None

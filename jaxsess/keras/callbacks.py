@@ -166,20 +166,19 @@ class EarlyStopping(Callback):
 
 
 class ModelCheckpoint(Callback):
-    """Saves the weights after each epoch (or only the best by ``monitor``), as
-    ``tf.keras.callbacks.ModelCheckpoint(save_weights_only=True)``: ``filepath`` may hold
-    ``{epoch:02d}`` and log names (``{val_loss:.2f}``); see ``Model.save_weights``.
+    """Saves the model (``Model.save``) or only its weights (``save_weights_only``,
+    ``Model.save_weights``) after each epoch, or only the best by ``monitor``, as
+    ``tf.keras.callbacks.ModelCheckpoint``: ``filepath`` may hold ``{epoch:02d}`` and log
+    names (``{val_loss:.2f}``).
 
     Raises:
-      NotImplementedError: ``save_weights_only=False`` (whole-model files are not supported).
+      NotImplementedError: ``save_freq`` other than ``'epoch'``.
     """
 
     def __init__(self, filepath: str, monitor: str = "val_loss", verbose: int = 0, save_best_only: bool = False,
                  save_weights_only: bool = False, mode: str = "auto", save_freq: Any = "epoch") -> None:
         super().__init__()
-        if not save_weights_only:
-            raise NotImplementedError("ModelCheckpoint: only save_weights_only=True is supported (whole-model files "
-                                      "are not).")
+        self.save_weights_only = save_weights_only
         if save_freq != "epoch":
             raise NotImplementedError("ModelCheckpoint: only save_freq='epoch' is supported.")
         self.filepath = str(filepath)
@@ -202,7 +201,10 @@ class ModelCheckpoint(Callback):
             self.best = current
         if self.verbose > 0:
             print(f"Epoch {epoch + 1}: saving model to {path}")
-        self.model.save_weights(path)
+        if self.save_weights_only:
+            self.model.save_weights(path)
+        else:
+            self.model.save(path)
 
 
 class LearningRateScheduler(Callback):

@@ -177,3 +177,44 @@ def test_several_outputs_need_one_target_each() -> None:
         model.fit(np.ones((2, 2)), np.ones((2, 1)), verbose=0)
     with pytest.raises(ValueError, match="No data provided for 'q'"):
         model.fit(np.ones((2, 2)), {"p": np.ones((2, 1))}, verbose=0)
+
+
+def test_callbacks_csv_append_schedule_errors_and_sequence_epoch_end(tmp_path: Path) -> None:
+    x = np.ones((4, 1), np.float32)
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(1,), kernel_initializer="zeros")])
+    model.compile(keras.optimizers.SGD(0.1), "mse")
+    path = tmp_path / "log.csv"
+    model.fit(x, x, epochs=1, verbose=0, callbacks=[keras.callbacks.CSVLogger(str(path))])
+    model.fit(x, x, epochs=2, verbose=0, callbacks=[keras.callbacks.CSVLogger(str(path), append=True)])
+    rows = path.read_text().splitlines()
+    assert rows[0] == "epoch,loss,val_loss" and [r.split(",")[0] for r in rows[1:]] == ["0", "0", "1"]
+    assert rows[1].endswith(",NA")
+    with pytest.raises(ValueError, match="should be float"):
+        model.fit(x, x, epochs=1, verbose=0, callbacks=[keras.callbacks.LearningRateScheduler(lambda e: "fast")])
+    with pytest.raises(ValueError, match="factor >= 1.0"):
+        keras.callbacks.ReduceLROnPlateau(factor=2.0)
+    with pytest.raises(NotImplementedError, match="histogram_freq=0"):
+        keras.callbacks.TensorBoard(str(tmp_path), histogram_freq=1)
+
+    ends = []
+
+    class Data(keras.utils.Sequence):
+        def __len__(self) -> int:
+            return 2
+
+        def __getitem__(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+            return x[2 * i:2 * i + 2], x[2 * i:2 * i + 2]
+
+        def on_epoch_end(self) -> None:
+            ends.append(True)
+
+    model.fit(Data(), epochs=3, verbose=0)
+    assert len(ends) == 3
+
+
+def test_batch_dot_refuses_the_batch_axis() -> None:
+    a = K.constant(np.ones((2, 3), np.float32))
+    with pytest.raises(ValueError, match="batch_dot over axis 0"):
+        K.batch_dot(a, a, axes=0)
+    with pytest.raises(ValueError, match="x.shape\\[1\\] != y.shape\\[1\\]"):
+        K.batch_dot(a, K.constant(np.ones((2, 4), np.float32)), axes=1)

@@ -152,6 +152,7 @@ class Model(Layer):
         self._train_op: Any = None
         self._saver: Any = None
         self._metric_totals: tuple[np.ndarray, np.ndarray] | None = None
+        self._collected_trainable_weights: list[Any] | None = None
         self.history: History | None = None
         self.stop_training = False  # set by a callback (EarlyStopping) to end fit after the epoch
         if inputs is not None and outputs is not None:
@@ -392,9 +393,11 @@ class Model(Layer):
             out(" " * line_length)
         out("=" * line_length)
         size = {id(w): np.dtype(w.dtype.as_numpy_dtype).itemsize for w in self.weights}
-        trainable = sum(int(np.prod(w.shape.as_list())) for w in self.trainable_weights)
+        collected = self._collected_trainable_weights
+        trainable_weights = collected if collected is not None else self.trainable_weights
+        trainable = sum(int(np.prod(w.shape.as_list())) for w in trainable_weights)
         non_trainable = sum(int(np.prod(w.shape.as_list())) for w in self.non_trainable_weights)
-        t_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.trainable_weights)
+        t_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in trainable_weights)
         n_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.non_trainable_weights)
         out(f"Total params: {trainable + non_trainable} ({_readable_size(t_bytes + n_bytes)})")
         out(f"Trainable params: {trainable} ({_readable_size(t_bytes)})")
@@ -435,6 +438,7 @@ class Model(Layer):
         self._metric_specs = metrics
         self._compiled = None
         self._train_op = None
+        self._collected_trainable_weights = None  # taken when compiled (Keras' compile), as Keras
         if self.outputs:
             self._build_compiled()
 
@@ -533,6 +537,10 @@ class Model(Layer):
                         with graph.name_scope(name):
                             fetches.append(_math.reduce_mean(fn(target, output)))
                         fetch_names.append(name)
+        if self._collected_trainable_weights is None:
+            # what the train op updates: the trainable weights when compiled (a model frozen later,
+            # the GAN recipe's `discriminator.trainable = False`, still trains), as Keras
+            self._collected_trainable_weights = self.trainable_weights
         self._compiled = {"targets": targets, "fetches": fetches, "names": fetch_names, "ranks": ranks,
                           "sample_weights": sample_weights, "weighted": weighted,
                           "n_output_losses": len(losses) if several else 0}
@@ -584,7 +592,7 @@ class Model(Layer):
             before = {id(v) for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES)}
             total = self._build_compiled()["fetches"][0]
             with graph.name_scope(None), graph.name_scope("training"):
-                self._train_op = self.optimizer.minimize(total, var_list=self.trainable_weights)
+                self._train_op = self.optimizer.minimize(total, var_list=self._collected_trainable_weights)
             for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES):
                 if id(v) not in before:
                     K.track_variable(v)

@@ -20,7 +20,9 @@ class with the Keras base :class:`Layer` in front:
 
 from __future__ import annotations
 
+import inspect
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,7 +31,7 @@ import numpy as np
 from jaxsess import dtypes as _dtypes, layers as _tf_layers
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
-from jaxsess.keras import activations, backend as K, initializers, regularizers
+from jaxsess.keras import _serialization, activations, backend as K, initializers, regularizers
 from jaxsess.ops import math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
 from jaxsess.ops._core import constant, convert_to_tensor
 from jaxsess.ops.state_ops import Variable
@@ -73,6 +75,12 @@ def input_mask(inputs: Any) -> Any:
     return found if isinstance(inputs, list | tuple) else found[0]
 
 
+#: Keys of configs written by TF's Keras that jaxsess' layers do not take (dropped when None/False).
+_CONFIG_ONLY_KEYS = ("kernel_constraint", "bias_constraint", "activity_regularizer", "recurrent_constraint",
+                     "beta_constraint", "gamma_constraint", "embeddings_constraint", "depthwise_constraint",
+                     "pointwise_constraint", "ragged", "sparse", "optional", "time_major", "unroll")
+
+
 def _default_name(class_name: str) -> str:
     """The snake-case class name, ``private``-prefixed when it starts with ``_`` (Keras' ``to_snake_case``)."""
     name = _tf_layers._to_snake_case(class_name)
@@ -104,6 +112,12 @@ class Layer(_tf_layers.Layer):
     #: Whether the layer passes its input mask on (when it does not compute its own), as Keras'.
     supports_masking = False
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        obj = super().__new__(cls)
+        # The constructor's arguments: get_config of jaxsess' own layers (Keras' config is them).
+        obj.__dict__["_init_arguments"] = (args, dict(kwargs))
+        return obj
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         input_shape = kwargs.pop("input_shape", None)
         batch_input_shape = kwargs.pop("batch_input_shape", None)
@@ -121,6 +135,59 @@ class Layer(_tf_layers.Layer):
         self._losses: list[Any] = []
         self._updates: list[Any] = []
         self._inbound_nodes: list[Node] = []
+
+    # -- config --------------------------------------------------------------------------
+
+    def get_config(self) -> dict[str, Any]:
+        """The layer's config, as ``tf.keras.layers.Layer.get_config``: ``name``, ``trainable``,
+        ``dtype`` (and ``batch_input_shape`` when given) and, for jaxsess' own layers, the
+        constructor's arguments (activations by name, initializers and regularizers as
+        ``{"class_name", "config"}``); JSON-compatible.
+
+        Raises:
+          NotImplementedError: a subclass whose ``__init__`` takes arguments and that does not
+            override ``get_config``, as Keras.
+        """
+        config: dict[str, Any] = {"name": self.name, "trainable": bool(self.trainable)}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = list(self._batch_input_shape)
+        config["dtype"] = _dtypes.as_dtype(self.dtype).name if self.dtype is not None else K.floatx()
+        init = next((k.__dict__["__init__"] for k in type(self).__mro__
+                     if "__init__" in k.__dict__ and k.__dict__["__init__"] is not Layer.__init__), Layer.__init__)
+        params = [p for p in inspect.signature(init).parameters.values()
+                  if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        if not type(self).__module__.startswith("jaxsess."):
+            if params and type(self).get_config is Layer.get_config:
+                raise NotImplementedError(
+                    f"Layer {type(self).__name__} has arguments {[p.name for p in params]} in `__init__` and "
+                    "therefore must override `get_config()`.")
+            return config
+        args, kwargs = self.__dict__["_init_arguments"]
+        signature = inspect.signature(init)
+        bound = signature.bind_partial(self, *args, **kwargs)
+        bound.apply_defaults()
+        for key, value in bound.arguments.items():
+            if key == "self" or signature.parameters[key].kind == inspect.Parameter.VAR_POSITIONAL:
+                continue
+            if signature.parameters[key].kind == inspect.Parameter.VAR_KEYWORD:
+                extra = {k: v for k, v in value.items() if k not in ("name", "trainable", "dtype", "input_shape",
+                                                                       "batch_input_shape", "input_dim",
+                                                                       "batch_size")}
+                config.update({k: _serialization.serialize_value(v, k) for k, v in extra.items()})
+                continue
+            if key in ("name", "trainable", "dtype"):
+                continue
+            config[key] = _serialization.serialize_value(value, key)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        """A new layer from :meth:`get_config`'s output, as ``tf.keras.layers.Layer.from_config``."""
+        kwargs = {k: _serialization.deserialize_value(v, k, custom_objects) for k, v in config.items()}
+        for key in _CONFIG_ONLY_KEYS:
+            if kwargs.get(key) in (None, False):
+                kwargs.pop(key, None)
+        return cls(**kwargs)
 
     # -- weights -------------------------------------------------------------------------
 
@@ -311,6 +378,12 @@ class InputLayer(Layer):
         self.built = True
         self._add_node([], [input_tensor])
 
+    def get_config(self) -> dict[str, Any]:
+        """``batch_input_shape``, ``dtype``, ``sparse``, ``ragged``, ``name``, as Keras."""
+        shape = TensorShape(self.output.shape)
+        return {"batch_input_shape": shape.as_list() if shape.ndims is not None else None,
+                "dtype": _dtypes.as_dtype(self.dtype).name, "sparse": False, "ragged": False, "name": self.name}
+
 
 def Input(shape: Any = None, batch_size: int | None = None, name: str | None = None, dtype: Any = None,  # noqa: N802
           sparse: bool = False, tensor: Any = None, batch_shape: Any = None, **kwargs: Any) -> Any:
@@ -464,6 +537,37 @@ class Lambda(Layer):
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         return self.function(inputs, **self.arguments)
+
+    def get_config(self) -> dict[str, Any]:
+        """The function by name (``function_type='function'``, a module-level function) or as
+        Keras' ``func_dump`` of its bytecode (``'lambda'``), as ``tf.keras.layers.Lambda``."""
+        config = {k: v for k, v in super().get_config().items() if k in ("name", "trainable", "dtype")}
+        fn: Any = self.function
+        module = getattr(fn, "__module__", None)
+        name = getattr(fn, "__name__", "<lambda>")
+        if name != "<lambda>" and getattr(sys.modules.get(module or ""), name, None) is fn:
+            config.update(function=name, function_type="function")
+        else:
+            config.update(function=list(_serialization.func_dump(fn)), function_type="lambda")
+        config.update(module=module, output_shape=None, output_shape_type="raw", output_shape_module=None,
+                      arguments=_serialization.serialize_value(self.arguments))
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        config = dict(config)
+        custom = custom_objects or {}
+        globs = dict(sys.modules[config["module"]].__dict__) if config.get("module") in sys.modules else {}
+        globs.update(custom)
+        if config.get("function_type") == "function":
+            name = config["function"]
+            if name not in globs:
+                raise ValueError(f"Unknown function: {name}. Please ensure it is in `custom_objects`.")
+            function = globs[name]
+        else:
+            function = _serialization.func_load(config["function"], globs=globs)
+        return cls(function, arguments=config.get("arguments"), name=config.get("name"),
+                   trainable=config.get("trainable", True), dtype=config.get("dtype"))
 
 
 class LeakyReLU(Layer):

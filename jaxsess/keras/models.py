@@ -15,9 +15,13 @@ batch size, as Keras.
 
 from __future__ import annotations
 
+import inspect
+import json
+import os
+import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,18 +29,22 @@ import numpy as np
 from jaxsess import dtypes as _dtypes
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
-from jaxsess.keras import backend as K, losses as _losses, metrics as _metrics, optimizers as _optimizers
+from jaxsess.keras import (
+    _hdf5,
+    backend as K,
+    layers as _layers,
+    losses as _losses,
+    metrics as _metrics,
+    optimizers as _optimizers,
+    utils as _utils,
+)
 from jaxsess.keras._layers_core import Input, InputLayer, Layer, Node, keras_history
 from jaxsess.keras.callbacks import Callback, History
 from jaxsess.ops import math_ops as _math, shape_ops as _shape_ops
 from jaxsess.ops._core import constant, convert_to_tensor, placeholder, placeholder_with_default
 from jaxsess.train._saver import Saver
 
-__all__ = ["Model", "Sequential", "load_model", "save_model"]
-
-_NO_MODEL_FILES = ("Saving or loading a whole Keras model (HDF5 or SavedModel) is not supported by jaxsess.keras; "
-                   "use model.save_weights(prefix) / model.load_weights(prefix) and build the model in code.")
-
+__all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json", "model_from_config"]
 
 def _flat(x: Any) -> list[Any]:
     return list(x) if isinstance(x, list | tuple) else [x]
@@ -72,6 +80,50 @@ def _accuracy_fn(loss_fn: Any, output: Any) -> tuple[Callable[[Any, Any], Any], 
     return _metrics.categorical_accuracy, "categorical"
 
 
+def _keras_graph_map(inputs: list[Any], outputs: list[Any]) -> tuple[list[Layer], dict[int, int], list[Node]]:
+    """The layers between ``inputs`` and ``outputs`` in Keras' order, the depth of each node (by
+    ``id``) and the nodes, as Keras' ``functional._map_graph_network``: layers by decreasing depth
+    from the outputs, ties by first visit of a depth-first walk from the outputs."""
+    finished: set[int] = set()
+    nodes: list[Node] = []
+    layer_index: dict[int, int] = {}
+    by_id: dict[int, Layer] = {}
+
+    def walk(t: Any) -> None:
+        node = keras_history(t)
+        if node is None or id(node) in finished:
+            return
+        if id(node.layer) not in layer_index:
+            layer_index[id(node.layer)] = len(layer_index)
+            by_id[id(node.layer)] = node.layer
+        for x in node.input_tensors:
+            walk(x)
+        finished.add(id(node))
+        nodes.append(node)
+
+    for t in outputs:
+        walk(t)
+    node_depth: dict[int, int] = {}
+    layer_depth: dict[int, int] = {}
+    for node in reversed(nodes):
+        depth = max(node_depth.setdefault(id(node), 0), layer_depth.get(id(node.layer), 0))
+        layer_depth[id(node.layer)] = node_depth[id(node)] = depth
+        for x in node.input_tensors:
+            parent = keras_history(x)
+            if parent is not None:
+                node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    for t in inputs:
+        in_node = keras_history(t)
+        if in_node is not None and id(in_node.layer) not in layer_depth:
+            layer_depth[id(in_node.layer)] = 0
+            layer_index[id(in_node.layer)] = -1
+            by_id[id(in_node.layer)] = in_node.layer
+            node_depth[id(in_node)] = 0
+            nodes.append(in_node)
+    ordered = sorted(layer_depth, key=lambda k: (-layer_depth[k], layer_index[k]))
+    return [by_id[k] for k in ordered], node_depth, nodes
+
+
 # -- the model -------------------------------------------------------------------------------
 
 
@@ -99,6 +151,8 @@ class Model(Layer):
         self._compiled: dict[str, Any] | None = None
         self._train_op: Any = None
         self._saver: Any = None
+        self._metric_totals: tuple[np.ndarray, np.ndarray] | None = None
+        self._collected_trainable_weights: list[Any] | None = None
         self.history: History | None = None
         self.stop_training = False  # set by a callback (EarlyStopping) to end fit after the epoch
         if inputs is not None and outputs is not None:
@@ -146,9 +200,9 @@ class Model(Layer):
         self._nodes = order
         self.inputs = list(inputs)
         self.outputs = list(outputs)
-        for node in order:
-            if all(node.layer is not x for x in self._model_layers):
-                self._model_layers.append(node.layer)
+        for layer in _keras_graph_map(inputs, outputs)[0]:
+            if all(layer is not x for x in self._model_layers):
+                self._model_layers.append(layer)
         self.built = True
 
     # -- structure --------------------------------------------------------------------------
@@ -253,9 +307,11 @@ class Model(Layer):
 
     # -- summary ------------------------------------------------------------------------------
 
-    def summary(self, line_length: int = 65, print_fn: Callable[[str], Any] | None = None) -> None:
+    def summary(self, line_length: int | None = None, positions: Sequence[float] | None = None,
+                print_fn: Callable[[str], Any] | None = None) -> None:
         """Prints the layers, their output shapes and parameter counts, as Keras 2's ``summary``
-        (three columns; functional models' "Connected to" column is left out).
+        (``layer_utils.print_summary``): three columns (65 characters) for sequential-like models,
+        a fourth, "Connected to", for other functional models (98), long cells wrapped.
 
         Raises:
           ValueError: the model is not built.
@@ -264,43 +320,93 @@ class Model(Layer):
             raise ValueError("This model has not yet been built. Build the model first by calling it on a "
                              "tensor or by giving the first layer an `input_shape`.")
         out = print_fn or print
-        widths = [int(line_length * 0.45), int(line_length * 0.85) - int(line_length * 0.45),
-                  line_length - int(line_length * 0.85)]
+        own: list[Node] = []
+        sequential_like = True
+        if not isinstance(self, Sequential) and self._nodes:
+            _, node_depth, own = _keras_graph_map(self.inputs, self.outputs)
+            per_depth: dict[int, int] = {}
+            for node in own:
+                per_depth[node_depth[id(node)]] = per_depth.get(node_depth[id(node)], 0) + 1
+                if len(node.input_tensors) > 1:
+                    sequential_like = False
+            if any(n > 1 for n in per_depth.values()):
+                sequential_like = False
+            ids = {id(n) for n in own}
+            if any(sum(id(n) in ids for n in layer._inbound_nodes) > 1 for layer in self.layers):
+                sequential_like = False
+        if sequential_like:
+            line_length = line_length or 65
+            pos = list(positions or [0.45, 0.85, 1.0])
+            header = ["Layer (type)", "Output Shape", "Param #"]
+        else:
+            line_length = line_length or 98
+            pos = list(positions or [0.3, 0.6, 0.70, 1.0])
+            header = ["Layer (type)", "Output Shape", "Param #", "Connected to"]
+        cols = [int(line_length * p) for p in pos] if pos[-1] <= 1 else [int(p) for p in pos]
 
-        def row(cells: Sequence[str]) -> str:
-            text = ""
-            for i, (cell, w) in enumerate(zip(cells, widths, strict=True)):
-                cell = (" " if i == 0 else "") + cell
-                text += cell[:w].ljust(w)
-            return text
+        def print_row(fields: Sequence[Any]) -> None:
+            left = [str(x) for x in fields]
+            while any(left):
+                line = ""
+                for col in range(len(left)):
+                    start = cols[col - 1] if col > 0 else 0
+                    space = 2 if col != len(cols) - 1 else 0
+                    cutoff = cols[col] - start - space - (1 if col != len(cols) - 1 else 0)
+                    fit = left[col][:cutoff]
+                    breaks = [fit.find(x) + len(x) for x in ("),", "},", "],", "',") if fit.find(x) >= 0]
+                    if breaks:
+                        cutoff = min(breaks)
+                        fit = fit[:cutoff]
+                    if col == 0:
+                        line += " "
+                    line += fit + (" " * space if space else "")
+                    left[col] = left[col][cutoff:]
+                    line += " " * (cols[col] - len(line))
+                out(line)
 
         out(f'Model: "{self.name}"')
         out("_" * line_length)
-        out(row(["Layer (type)", "Output Shape", "Param #"]))
+        print_row(header)
         out("=" * line_length)
-        layers = [x for x in self.layers if not (isinstance(x, InputLayer) and isinstance(self, Sequential))]
-        for layer in layers:
+        own_ids = {id(n) for n in own}
+        for layer in self.layers:
+            if isinstance(layer, InputLayer) and isinstance(self, Sequential):
+                continue
             try:
-                shape = str(layer.output_shape).replace("None", "None")
-                shape = f"[{shape}]" if isinstance(layer, InputLayer) else shape
+                shape: Any = layer.output_shape
+                shape = [shape] if isinstance(layer, InputLayer) else shape
             except AttributeError:
                 shape = "multiple"
-            out(row([f"{layer.name} ({type(layer).__name__})", shape, str(layer.count_params())]))
+            fields = [f"{layer.name} ({type(layer).__name__})", shape, layer.count_params()]
+            if not sequential_like:
+                connections = []
+                for node in layer._inbound_nodes:
+                    if id(node) not in own_ids:
+                        continue
+                    for t in node.input_tensors:
+                        src = keras_history(t)
+                        if src is not None:
+                            connections.append(f"{src.layer.name}[{src.layer._inbound_nodes.index(src)}]"
+                                               f"[{src.output_tensors.index(t)}]")
+                fields.append(connections)
+            print_row(fields)
             out(" " * line_length)
-        trainable = sum(int(np.prod(w.shape.as_list())) for w in self.trainable_weights)
-        total = self.count_params()
-        size = {id(w): np.dtype(w.dtype.as_numpy_dtype).itemsize for w in self.weights}
-        t_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.trainable_weights)
-        all_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.weights)
         out("=" * line_length)
-        out(f"Total params: {total} ({_readable_size(all_bytes)})")
+        size = {id(w): np.dtype(w.dtype.as_numpy_dtype).itemsize for w in self.weights}
+        collected = self._collected_trainable_weights
+        trainable_weights = collected if collected is not None else self.trainable_weights
+        trainable = sum(int(np.prod(w.shape.as_list())) for w in trainable_weights)
+        non_trainable = sum(int(np.prod(w.shape.as_list())) for w in self.non_trainable_weights)
+        t_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in trainable_weights)
+        n_bytes = sum(int(np.prod(w.shape.as_list())) * size[id(w)] for w in self.non_trainable_weights)
+        out(f"Total params: {trainable + non_trainable} ({_readable_size(t_bytes + n_bytes)})")
         out(f"Trainable params: {trainable} ({_readable_size(t_bytes)})")
-        out(f"Non-trainable params: {total - trainable} ({_readable_size(all_bytes - t_bytes)})")
+        out(f"Non-trainable params: {non_trainable} ({_readable_size(n_bytes)})")
         out("_" * line_length)
 
     # -- compile ------------------------------------------------------------------------------
 
-    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, metrics: Sequence[Any] | None = None,
+    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, metrics: Any = None,
                 loss_weights: Any = None, **kwargs: Any) -> None:
         """Sets the optimizer, loss and metrics, as ``tf.keras.Model.compile``.
 
@@ -308,72 +414,136 @@ class Model(Layer):
           optimizer: ``'adam'``, ``'sgd'``, a ``keras.optimizers`` object or a
             ``jaxsess.train`` optimizer (``tf.train.AdamOptimizer(0.01)``).
           loss: a name (``'sparse_categorical_crossentropy'``, ``'mse'``...), a
-            ``keras.losses`` function or object, or ``fn(y_true, y_pred)``.
+            ``keras.losses`` function or object, or ``fn(y_true, y_pred)``; for a
+            model with several outputs also a list (one per output) or a dict
+            keyed by output layer name (one loss given alone applies to every output).
           metrics: names (``'accuracy'``/``'acc'``: binary, categorical or
             sparse accuracy chosen from the loss and output, as Keras;
-            ``'mse'``, ``'mae'``) or functions.
+            ``'mse'``, ``'mae'``) or functions; with several outputs a list
+            (for every output), a list of lists or a dict keyed by output name.
+          loss_weights: a list or a dict of scalars weighting each output's loss
+            in the total loss (default 1).
 
         Raises:
-          ValueError: no loss, an unknown name, or the model is not built.
-          NotImplementedError: ``loss_weights``, several outputs, or other
-            arguments (``sample_weight_mode``, ...).
+          ValueError: no loss, an unknown name or output name, or the model is not built.
+          NotImplementedError: other arguments (``sample_weight_mode``, ...).
         """
         if loss is None:
             raise ValueError("The model must be compiled with a `loss`.")
-        if loss_weights is not None or kwargs:
-            raise NotImplementedError(f"Model.compile: unsupported arguments {sorted(kwargs) or ['loss_weights']}.")
+        if kwargs:
+            raise NotImplementedError(f"Model.compile: unsupported arguments {sorted(kwargs)}.")
         self.optimizer = _optimizers.get(optimizer)
         self.loss = loss
-        self._loss_fn = _losses.get(loss)
-        self._metric_specs = list(metrics or [])
+        self.loss_weights = loss_weights
+        self._metric_specs = metrics
         self._compiled = None
         self._train_op = None
+        self._collected_trainable_weights = None  # taken when compiled (Keras' compile), as Keras
         if self.outputs:
             self._build_compiled()
+
+    @property
+    def output_names(self) -> list[str]:
+        """The names of the layers making the outputs, as Keras."""
+        names = []
+        for t in self.outputs:
+            node = keras_history(t)
+            names.append(node.layer.name if node is not None else "output")
+        return names
+
+    @property
+    def input_names(self) -> list[str]:
+        """The names of the input layers, as Keras."""
+        names = []
+        for t in self.inputs:
+            node = keras_history(t)
+            names.append(node.layer.name if node is not None else "input")
+        return names
+
+    def _per_output(self, spec: Any, what: str, default: Any) -> list[Any]:
+        """``spec`` (one value, a list with one value per output, or a dict by output name)
+        as a list with one entry per output."""
+        names = self.output_names
+        if isinstance(spec, dict):
+            unknown = sorted(set(spec) - set(names))
+            if unknown:
+                raise ValueError(f"Unknown entries in {what} dictionary: {unknown}. Only expected following keys: "
+                                 f"{names}")
+            return [spec.get(n, default) for n in names]
+        if isinstance(spec, list | tuple) and what != "metrics":
+            if len(spec) != len(names):
+                raise ValueError(f"When passing a list as {what}, it should have one entry per model output. The "
+                                 f"model has {len(names)} outputs, but you passed {what}={spec!r}")
+            return list(spec)
+        if what == "metrics" and isinstance(spec, list | tuple) and spec and all(
+                isinstance(m, list | tuple) for m in spec):
+            if len(spec) != len(names):
+                raise ValueError(f"When passing a list of lists as metrics, it should have one entry per model "
+                                 f"output. The model has {len(names)} outputs, but you passed metrics={spec!r}")
+            return [list(m) for m in spec]
+        return [spec] * len(names)
 
     def _build_compiled(self) -> dict[str, Any]:
         if self._compiled is not None:
             return self._compiled
-        if len(self.outputs) != 1:
-            raise NotImplementedError("Model.compile: models with several outputs are not supported.")
-        output = self.outputs[0]
-        node = keras_history(output)
-        out_name = node.layer.name if node is not None else "output"
-        rank = TensorShape(output.shape).ndims or 2
         graph = get_default_graph()
-        sparse = getattr(self._loss_fn, "__name__", "") == "sparse_categorical_crossentropy" or getattr(
-            getattr(self._loss_fn, "fn", None), "__name__", "") == "sparse_categorical_crossentropy"
+        names = self.output_names
+        several = len(self.outputs) > 1
+        loss_fns = [_losses.get(spec) for spec in self._per_output(self.loss, "loss", None)]
+        weights = self._per_output(self.loss_weights, "loss_weights", 1.0) if self.loss_weights is not None \
+            else [1.0] * len(names)
+        metric_specs = [_flat(m) if m is not None else [] for m in self._per_output(self._metric_specs or [],
+                                                                                     "metrics", [])]
+        targets, sample_weights, losses, ranks, weighted = [], [], [], [], []
         with graph.name_scope(None):
-            target = placeholder(_dtypes.as_dtype(output.dtype), shape=[None] * rank, name=f"{out_name}_target")
-            # Keras' per-sample weights (ones unless fit/evaluate are given sample_weight or class_weight)
-            sample_weights = placeholder_with_default(constant([1.0], _dtypes.as_dtype(output.dtype)), shape=[None],
-                                                      name=f"{out_name}_sample_weights")
+            for output, out_name, loss_fn in zip(self.outputs, names, loss_fns, strict=True):
+                rank = TensorShape(output.shape).ndims or 2
+                target = placeholder(_dtypes.as_dtype(output.dtype), shape=[None] * rank, name=f"{out_name}_target")
+                # Keras' per-sample weights (ones unless fit/evaluate are given sample_weight or class_weight)
+                sw = placeholder_with_default(constant([1.0], _dtypes.as_dtype(output.dtype)), shape=[None],
+                                              name=f"{out_name}_sample_weights")
+                with graph.name_scope("loss"):
+                    with graph.name_scope(out_name + "_loss"):
+                        per_sample = convert_to_tensor(loss_fn(target, output))
+                        losses.append(self._weighted_loss(per_sample, sw))
+                targets.append(target)
+                sample_weights.append(sw)
+                ranks.append(rank)
+                weighted.append(TensorShape(per_sample.shape).ndims != 0)
             with graph.name_scope("loss"):
-                with graph.name_scope(out_name + "_loss"):
-                    per_sample = convert_to_tensor(self._loss_fn(target, output))
-                    loss = self._weighted_loss(per_sample, sample_weights)
+                terms = [loss if w == 1.0 else _math.multiply(loss, _math.cast(w, loss.dtype))
+                         for loss, w in zip(losses, weights, strict=True)]
+                total = terms[0] if len(terms) == 1 else _math.add_n(terms)
                 reg = self.losses
-                total = _math.add(loss, _math.add_n(reg)) if reg else loss
-            names = ["loss"]
-            fetches = [total]
+                total = _math.add(total, _math.add_n(reg)) if reg else total
+            fetch_names = ["loss"] + ([f"{n}_loss" for n in names] if several else [])
+            fetches = [total] + (losses if several else [])
             with graph.name_scope("metrics"):
-                for spec in self._metric_specs:
-                    if spec in ("accuracy", "acc"):
-                        fn, _ = _accuracy_fn(self._loss_fn, output)
-                        name = str(spec)
-                    elif isinstance(spec, str):
-                        fn = _losses.get(spec)
-                        name = spec
-                    elif callable(spec):
-                        fn = spec
-                        name = getattr(spec, "__name__", "metric")
-                    else:
-                        raise ValueError(f"Unknown metric: {spec!r}")
-                    with graph.name_scope(name):
-                        fetches.append(_math.reduce_mean(fn(target, output)))
-                    names.append(name)
-        self._compiled = {"target": target, "fetches": fetches, "names": names, "sparse": sparse, "rank": rank,
-                          "sample_weights": sample_weights, "weighted": TensorShape(per_sample.shape).ndims != 0}
+                for output, out_name, loss_fn, target, specs in zip(self.outputs, names, loss_fns, targets,
+                                                                    metric_specs, strict=True):
+                    for spec in specs:
+                        if spec in ("accuracy", "acc"):
+                            fn, _ = _accuracy_fn(loss_fn, output)
+                            name = str(spec)
+                        elif isinstance(spec, str):
+                            fn = _losses.get(spec)
+                            name = spec
+                        elif callable(spec):
+                            fn = spec
+                            name = getattr(spec, "__name__", "metric")
+                        else:
+                            raise ValueError(f"Unknown metric: {spec!r}")
+                        name = f"{out_name}_{name}" if several else name
+                        with graph.name_scope(name):
+                            fetches.append(_math.reduce_mean(fn(target, output)))
+                        fetch_names.append(name)
+        if self._collected_trainable_weights is None:
+            # what the train op updates: the trainable weights when compiled (a model frozen later,
+            # the GAN recipe's `discriminator.trainable = False`, still trains), as Keras
+            self._collected_trainable_weights = self.trainable_weights
+        self._compiled = {"targets": targets, "fetches": fetches, "names": fetch_names, "ranks": ranks,
+                          "sample_weights": sample_weights, "weighted": weighted,
+                          "n_output_losses": len(losses) if several else 0}
         return self._compiled
 
     @staticmethod
@@ -389,9 +559,11 @@ class Model(Layer):
         size = _math.cast(_shape_ops.size(per_sample), per_sample.dtype)
         return _math.truediv(_math.reduce_sum(_math.multiply(per_sample, w)), size)
 
-    def _sample_weights_of(self, sample_weight: Any, class_weight: Any, y: np.ndarray) -> np.ndarray | None:
+    def _sample_weights_of(self, sample_weight: Any, class_weight: Any, ys: list[np.ndarray]) -> np.ndarray | None:
         """The per-sample weights ``[n]`` from ``sample_weight`` and/or ``class_weight``
-        (``{class: weight}``, the class being the argmax of one-hot targets or the label), as Keras."""
+        (``{class: weight}``, the class being the argmax of one-hot targets or the label), as Keras;
+        the same weights apply to every output."""
+        y = ys[0]
         n = y.shape[0]
         weights = None
         if sample_weight is not None:
@@ -409,7 +581,7 @@ class Model(Layer):
                                  "exist in the data but not in `class_weight`.")
             cw = np.array([class_weight[int(c)] for c in classes], dtype=np.float64)
             weights = cw if weights is None else weights * cw
-        if weights is not None and not self._build_compiled()["weighted"]:
+        if weights is not None and not all(self._build_compiled()["weighted"]):
             raise NotImplementedError("Model: sample_weight/class_weight need a loss function giving per-sample "
                                       "losses (a loss name or function), not a keras.losses object.")
         return weights
@@ -420,7 +592,7 @@ class Model(Layer):
             before = {id(v) for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES)}
             total = self._build_compiled()["fetches"][0]
             with graph.name_scope(None), graph.name_scope("training"):
-                self._train_op = self.optimizer.minimize(total, var_list=self.trainable_weights)
+                self._train_op = self.optimizer.minimize(total, var_list=self._collected_trainable_weights)
             for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES):
                 if id(v) not in before:
                     K.track_variable(v)
@@ -428,17 +600,26 @@ class Model(Layer):
 
     @property
     def metrics_names(self) -> list[str]:
-        """``['loss', <metric names>...]`` after ``compile``."""
-        if not hasattr(self, "_metric_specs"):
+        """``['loss', <output>_loss..., <metric names>...]`` after ``compile``, as Keras."""
+        if self.optimizer is None:
             return []
-        return ["loss"] + [s if isinstance(s, str) else getattr(s, "__name__", "metric") for s in self._metric_specs]
+        if self.outputs:
+            return list(self._build_compiled()["names"])
+        specs = _flat(self._metric_specs) if self._metric_specs is not None else []
+        return ["loss"] + [s if isinstance(s, str) else getattr(s, "__name__", "metric") for s in specs]
 
     # -- data ---------------------------------------------------------------------------------
 
     def _inputs_of(self, x: Any) -> list[np.ndarray]:
         if isinstance(x, dict):
-            raise NotImplementedError("Model: dict inputs are not supported; pass arrays.")
-        if isinstance(x, list | tuple):
+            if not self.outputs:
+                raise ValueError(f"Model {self.name}: dict inputs need a model built on named `keras.Input`s.")
+            missing = [n for n in self.input_names if n not in x]
+            if missing:
+                raise ValueError(f"No data provided for {missing[0]!r}. Need data for each key in: "
+                                 f"{self.input_names}")
+            xs = [np.asarray(x[n]) for n in self.input_names]
+        elif isinstance(x, list | tuple):
             several = len(self.inputs) > 1 or (len(x) == 1 and isinstance(x[0], np.ndarray))
             xs = [np.asarray(a) for a in x] if several else [np.asarray(x)]  # nested lists: one array
         else:
@@ -451,28 +632,41 @@ class Model(Layer):
             raise ValueError(f"Input arrays should have the same number of samples; got {[a.shape[0] for a in xs]}.")
         return xs
 
-    def _targets_of(self, y: Any, n: int) -> np.ndarray:
-        if self._compiled is None:
-            self._build_compiled()
-        assert self._compiled is not None
-        target = self._compiled["target"]
-        arr = np.asarray(y)
-        rank = self._compiled["rank"]
-        if arr.ndim == rank - 1:
-            arr = arr.reshape(*arr.shape, 1)
-        if arr.shape[0] != n:
-            raise ValueError(f"Input arrays should have the same number of samples as target arrays. Found {n} "
-                             f"input samples and {arr.shape[0]} target samples.")
-        return arr.astype(target.dtype.as_numpy_dtype)
+    def _targets_of(self, y: Any, n: int) -> list[np.ndarray]:
+        compiled = self._build_compiled()
+        names = self.output_names
+        if isinstance(y, dict):
+            missing = [k for k in names if k not in y]
+            if missing:
+                raise ValueError(f"No data provided for {missing[0]!r}. Need data for each key in: {names}")
+            ys = [y[k] for k in names]
+        elif len(names) > 1:
+            if not isinstance(y, list | tuple) or len(y) != len(names):
+                raise ValueError(f"Error when checking model target: the list of Numpy arrays that you are passing "
+                                 f"to your model is not the size the model expected. Expected to see {len(names)} "
+                                 f"array(s), but instead got {y!r:.100}")
+            ys = list(y)
+        else:
+            ys = [y[0] if isinstance(y, list | tuple) and len(y) == 1 and isinstance(y[0], np.ndarray) else y]
+        out = []
+        for arr, target, rank in zip(ys, compiled["targets"], compiled["ranks"], strict=True):
+            arr = np.asarray(arr)
+            if arr.ndim == rank - 1:
+                arr = arr.reshape(*arr.shape, 1)
+            if arr.shape[0] != n:
+                raise ValueError(f"Input arrays should have the same number of samples as target arrays. Found {n} "
+                                 f"input samples and {arr.shape[0]} target samples.")
+            out.append(arr.astype(target.dtype.as_numpy_dtype))
+        return out
 
-    def _feed(self, xs: list[np.ndarray], y: np.ndarray | None, training: bool,
+    def _feed(self, xs: list[np.ndarray], ys: list[np.ndarray] | None, training: bool,
               sample_weights: np.ndarray | None = None) -> dict[Any, Any]:
         feed: dict[Any, Any] = dict(zip(self.inputs, xs, strict=True))
-        if y is not None:
+        if ys is not None:
             assert self._compiled is not None
-            feed[self._compiled["target"]] = y
+            feed.update(zip(self._compiled["targets"], ys, strict=True))
             if sample_weights is not None:
-                feed[self._compiled["sample_weights"]] = sample_weights
+                feed.update((sw, sample_weights) for sw in self._compiled["sample_weights"])
         phase = K._learning_phase_placeholder()
         if phase is not None:
             feed[phase] = training
@@ -485,32 +679,94 @@ class Model(Layer):
 
     # -- training and inference -----------------------------------------------------------------
 
-    def _run_batches(self, xs: list[np.ndarray], y: np.ndarray, batch_size: int, train: bool,
-                     index: np.ndarray | None = None, callbacks: Sequence[Callback] = (),
-                     sample_weights: np.ndarray | None = None) -> list[float]:
+    def _array_batches(self, xs: list[np.ndarray], ys: list[np.ndarray], batch_size: int,
+                       index: np.ndarray | None = None, sample_weights: np.ndarray | None = None) -> Any:
+        n = xs[0].shape[0]
+        order = np.arange(n) if index is None else index
+        for start in range(0, n, batch_size):
+            idx = order[start:start + batch_size]
+            yield [a[idx] for a in xs], [a[idx] for a in ys], None if sample_weights is None else sample_weights[idx]
+
+    def _run_batches(self, batches: Any, train: bool, callbacks: Sequence[Callback] = (),
+                     reset_metrics: bool = True) -> list[float]:
+        """Runs ``(xs, ys, sample_weights)`` batches; returns the epoch values as Keras' v1 loops:
+        the loss averaged over samples, each output's loss over steps, metrics over samples (the
+        batch logs give the batch's loss and the running values of the others, as Keras).
+
+        The running values of the metrics and output losses are the model's state, as Keras'
+        stateful metrics: a loop starts from zero (``reset_metrics``) and leaves its totals, which a
+        following ``train_on_batch``/``test_on_batch`` (``reset_metrics=False``) adds to, then resets."""
         self._check_compiled()
         compiled = self._build_compiled()
         ops = [self._make_train_op(), *self.updates] if train else []
         session = K.get_session()
-        n = xs[0].shape[0]
-        order = np.arange(n) if index is None else index
+        n_out_losses = compiled["n_output_losses"]
         sums = np.zeros(len(compiled["fetches"]))
-        for b, start in enumerate(range(0, n, batch_size)):
-            idx = order[start:start + batch_size]
-            values, _ = session.run([compiled["fetches"], ops],
-                                    feed_dict=self._feed([a[idx] for a in xs], y[idx], train,
-                                                         None if sample_weights is None else sample_weights[idx]))
-            sums += np.asarray(values, dtype=np.float64) * len(idx)
+        div = np.zeros(len(compiled["fetches"]))
+        if not reset_metrics and self._metric_totals is not None and len(self._metric_totals[0]) == len(sums):
+            sums[1:], div[1:] = self._metric_totals[0][1:], self._metric_totals[1][1:]
+        for b, (bx, by, bw) in enumerate(batches):
+            size = bx[0].shape[0]
             for cb in callbacks:
-                cb.on_batch_end(b, dict(zip(compiled["names"], (float(v) for v in values), strict=True)))
-        return [float(v) for v in sums / max(n, 1)]
+                cb.on_train_batch_begin(b, {"batch": b, "size": size})
+            values, _ = session.run([compiled["fetches"], ops], feed_dict=self._feed(bx, by, train, bw))
+            values = np.asarray(values, dtype=np.float64)
+            weights = np.full(len(values), float(size))
+            weights[1:1 + n_out_losses] = 1.0
+            sums += values * weights
+            div += weights
+            if callbacks:
+                running = [float(values[0]), *(float(v) for v in (sums / div)[1:])]
+                logs = {"batch": b, "size": size, **dict(zip(compiled["names"], running, strict=True))}
+                for cb in callbacks:
+                    cb.on_train_batch_end(b, logs)
+            if train and self.stop_training:
+                break
+        self._metric_totals = (sums, div)
+        return [float(v) for v in sums / np.maximum(div, 1.0)]
+
+    def _generator_batches(self, data: Any, steps: int | None, what: str, shuffle: bool = False,
+                           with_targets: bool = True) -> Any:
+        """Batches from a ``keras.utils.Sequence`` (``steps`` default ``len(data)``) or a Python
+        generator yielding ``(x, y)`` / ``(x, y, sample_weight)`` (``x`` alone when predicting)."""
+        if isinstance(data, _utils.Sequence):
+            order = list(range(len(data)))
+            if shuffle:
+                random.shuffle(order)
+            source: Any = (data[i] for i in order)
+            steps = len(data) if steps is None else steps
+        else:
+            if steps is None:
+                raise ValueError(f"`{what}=None` is only valid for a generator based on the `keras.utils.Sequence` "
+                                 "class. Please specify `" + what + "` or use the `keras.utils.Sequence` class.")
+            source = data
+        for _, item in zip(range(steps), source, strict=False):
+            if not with_targets:
+                x = item[0] if isinstance(item, tuple) and len(item) in (1, 2, 3) else item
+                yield self._inputs_of(x), None, None
+                continue
+            if not isinstance(item, tuple) or len(item) not in (2, 3):
+                raise ValueError(f"Output of generator should be a tuple `(x, y, sample_weight)` or `(x, y)`. "
+                                 f"Found: {item!r:.100}")
+            xs = self._inputs_of(item[0])
+            ys = self._targets_of(item[1], xs[0].shape[0])
+            sw = self._sample_weights_of(item[2], None, ys) if len(item) == 3 else None
+            yield xs, ys, sw
+
+    @staticmethod
+    def _is_generator(x: Any) -> bool:
+        return isinstance(x, _utils.Sequence) or isinstance(x, Iterator)
 
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1, verbose: int = 1,
             callbacks: Sequence[Callback] | None = None, validation_split: float = 0.0,
-            validation_data: Any = None, shuffle: bool = True, initial_epoch: int = 0, sample_weight: Any = None,
-            class_weight: dict[int, float] | None = None, **kwargs: Any) -> History:
+            validation_data: Any = None, shuffle: bool = True, class_weight: dict[int, float] | None = None,
+            sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
+            validation_steps: int | None = None, **kwargs: Any) -> History:
         """Trains for ``epochs`` passes over ``(x, y)`` in batches of ``batch_size`` (32),
-        as ``tf.keras.Model.fit`` on NumPy arrays.
+        as ``tf.keras.Model.fit`` on NumPy arrays (a list or a dict by input name for
+        several inputs; a list or a dict by output name for several outputs), or on
+        a ``keras.utils.Sequence`` / Python generator of ``(x, y[, sample_weight])``
+        batches (``steps_per_epoch`` batches per epoch, default ``len(sequence)``).
 
         Returns:
           A :class:`History`: ``history['loss']``, ``history[<metric>]`` and, with
@@ -523,92 +779,162 @@ class Model(Layer):
         Raises:
           RuntimeError: not compiled.
           ValueError: inputs and targets differ in length; a ``sample_weight`` not
-            of shape ``[n]``; a class missing from ``class_weight``.
-          NotImplementedError: generators or datasets.
+            of shape ``[n]``; a class missing from ``class_weight``; a generator
+            without ``steps_per_epoch``.
         """
+        if kwargs.pop("max_queue_size", None) is not None or kwargs.pop("workers", None) is not None:
+            pass  # batches are made in this thread, one at a time
+        kwargs.pop("use_multiprocessing", None)
         if kwargs:
             raise NotImplementedError(f"Model.fit: unsupported arguments {sorted(kwargs)}.")
         self._check_compiled()
-        xs = self._inputs_of(x)
-        n = xs[0].shape[0]
-        ys = self._targets_of(y, n)
-        sws = self._sample_weights_of(sample_weight, class_weight, ys)
-        if validation_data is None and validation_split:
-            split = int(n * (1.0 - validation_split))
-            validation_data = ([a[split:] for a in xs], ys[split:])
-            xs, ys, n = [a[:split] for a in xs], ys[:split], split
+        generator = self._is_generator(x)
+        if generator:
+            n = steps_per_epoch if steps_per_epoch is not None else (
+                len(x) if isinstance(x, _utils.Sequence) else None)
+            xs: list[np.ndarray] = []
+            ys: list[np.ndarray] = []
+            sws = None
+        else:
+            xs = self._inputs_of(x)
+            n = xs[0].shape[0]
+            ys = self._targets_of(y, n)
+            sws = self._sample_weights_of(sample_weight, class_weight, ys)
+        if validation_data is None and validation_split and not generator:
+            split = int(xs[0].shape[0] * (1.0 - validation_split))
+            validation_data = ([a[split:] for a in xs], [a[split:] for a in ys])
+            xs, ys, n = [a[:split] for a in xs], [a[:split] for a in ys], split
             sws = None if sws is None else sws[:split]
         batch_size = batch_size or 32
         self.stop_training = False
         history = History()
-        cbs: list[Callback] = [history, *(callbacks or [])]
+        cbs: list[Callback] = [*(callbacks or []), history]  # History last, as Keras
         for cb in cbs:
             cb.set_model(self)
-            cb.params = {"batch_size": batch_size, "epochs": epochs, "steps": None, "samples": n,
-                         "verbose": verbose, "do_validation": validation_data is not None}
+            cb.params = {"batch_size": batch_size, "epochs": epochs, "steps": steps_per_epoch if generator else None,
+                         "samples": n, "verbose": verbose, "do_validation": validation_data is not None}
             cb.on_train_begin({})
         names = self._build_compiled()["names"]
-        if verbose:
-            n_val = None if validation_data is None else len(np.asarray(validation_data[1]))
+        if verbose and not generator:
+            n_val = None if validation_data is None or self._is_generator(validation_data) else len(
+                np.asarray(_flat(validation_data[1])[0]))
             print(f"Train on {n} samples" + ("" if n_val is None else f", validate on {n_val} samples"), file=sys.stdout)
         for epoch in range(initial_epoch, epochs):
+            if self.stop_training:
+                break
             for cb in cbs:
                 cb.on_epoch_begin(epoch, {})
             if verbose:
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
             started = time.perf_counter()
-            index = np.random.permutation(n) if shuffle else None
-            values = self._run_batches(xs, ys, batch_size, True, index, cbs, sws)
+            if generator:
+                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", shuffle)
+            else:
+                index = np.random.permutation(xs[0].shape[0]) if shuffle else None
+                batches = self._array_batches(xs, ys, batch_size, index, sws)
+            values = self._run_batches(batches, True, cbs)
+            if isinstance(x, _utils.Sequence):
+                x.on_epoch_end()
             logs = dict(zip(names, values, strict=True))
-            if validation_data is not None:
-                vx, vy = validation_data[0], validation_data[1]
-                vxs = self._inputs_of(vx)
-                val = self._run_batches(vxs, self._targets_of(vy, vxs[0].shape[0]), batch_size, False)
+            if validation_data is not None and not self.stop_training:
+                val = self._evaluate_values(validation_data, batch_size, validation_steps)
                 logs.update({f"val_{k}": v for k, v in zip(names, val, strict=True)})
             if verbose:
-                print(_epoch_line(n, time.perf_counter() - started, logs), file=sys.stdout)
+                print(_epoch_line(n or 0, time.perf_counter() - started, logs), file=sys.stdout)
             for cb in cbs:
                 cb.on_epoch_end(epoch, logs)
-            if self.stop_training:
-                break
         for cb in cbs:
             cb.on_train_end({})
         self.history = history
         return history
 
+    def _evaluate_values(self, data: Any, batch_size: int, steps: int | None) -> list[float]:
+        if self._is_generator(data):
+            return self._run_batches(self._generator_batches(data, steps, "validation_steps"), False)
+        vx, vy = data[0], data[1]
+        vxs = self._inputs_of(vx)
+        vys = self._targets_of(vy, vxs[0].shape[0])
+        vsw = self._sample_weights_of(data[2], None, vys) if len(data) == 3 else None
+        return self._run_batches(self._array_batches(vxs, vys, batch_size, sample_weights=vsw), False)
+
+    def fit_generator(self, generator: Any, steps_per_epoch: int | None = None, epochs: int = 1, verbose: int = 1,
+                      callbacks: Sequence[Callback] | None = None, validation_data: Any = None,
+                      validation_steps: int | None = None, class_weight: Any = None, max_queue_size: int = 10,
+                      workers: int = 1, use_multiprocessing: bool = False, shuffle: bool = True,
+                      initial_epoch: int = 0) -> History:
+        """:meth:`fit` on a generator or ``keras.utils.Sequence``, as ``tf.keras.Model.fit_generator``.
+
+        Raises:
+          ValueError: a generator that is not a ``Sequence`` without ``steps_per_epoch``.
+          NotImplementedError: ``class_weight``.
+        """
+        if class_weight is not None:
+            raise NotImplementedError("Model.fit_generator: class_weight is not supported.")
+        return self.fit(generator, steps_per_epoch=steps_per_epoch, epochs=epochs, verbose=verbose,
+                        callbacks=callbacks, validation_data=validation_data, validation_steps=validation_steps,
+                        shuffle=shuffle, initial_epoch=initial_epoch)
+
     def evaluate(self, x: Any = None, y: Any = None, batch_size: int | None = None, verbose: int = 1,
-                 sample_weight: Any = None, **kwargs: Any) -> Any:
-        """The loss (and metrics) over ``(x, y)`` in the test phase: a ``float32`` scalar,
-        or ``[loss, *metrics]`` when compiled with metrics, as ``tf.keras.Model.evaluate``
+                 sample_weight: Any = None, steps: int | None = None, **kwargs: Any) -> Any:
+        """The loss (and metrics) over ``(x, y)`` (or a generator / ``Sequence``, ``steps``
+        batches) in the test phase: a ``float32`` scalar, or ``[loss, *metrics]`` when
+        compiled with metrics or several outputs, as ``tf.keras.Model.evaluate``
         (``sample_weight`` as :meth:`fit`)."""
+        for k in ("max_queue_size", "workers", "use_multiprocessing", "callbacks"):
+            kwargs.pop(k, None)
         if kwargs:
             raise NotImplementedError(f"Model.evaluate: unsupported arguments {sorted(kwargs)}.")
-        xs = self._inputs_of(x)
-        ys = self._targets_of(y, xs[0].shape[0])
-        values = self._run_batches(xs, ys, batch_size or 32, False,
-                                   sample_weights=self._sample_weights_of(sample_weight, None, ys))
+        self._check_compiled()
+        if self._is_generator(x):
+            values = self._evaluate_values(x, batch_size or 32, steps)
+        else:
+            data = (x, y) if sample_weight is None else (x, y, sample_weight)
+            values = self._evaluate_values(data, batch_size or 32, None)
         out = [np.float32(v) for v in values]
         return out[0] if len(out) == 1 else out
 
-    def predict(self, x: Any, batch_size: int | None = None, verbose: int = 0, **kwargs: Any) -> np.ndarray:
-        """The outputs for ``x`` in the test phase, batch by batch (32), concatenated, as
-        ``tf.keras.Model.predict``."""
+    def evaluate_generator(self, generator: Any, steps: int | None = None, callbacks: Any = None,
+                           max_queue_size: int = 10, workers: int = 1, use_multiprocessing: bool = False,
+                           verbose: int = 0) -> Any:
+        """:meth:`evaluate` on a generator or ``keras.utils.Sequence``, as
+        ``tf.keras.Model.evaluate_generator``."""
+        return self.evaluate(generator, steps=steps)
+
+    def predict(self, x: Any, batch_size: int | None = None, verbose: int = 0, steps: int | None = None,
+                **kwargs: Any) -> Any:
+        """The outputs for ``x`` (arrays, or a generator / ``Sequence`` of input batches,
+        ``steps`` of them) in the test phase, batch by batch (32), concatenated, as
+        ``tf.keras.Model.predict``: one array, or a list for several outputs."""
+        for k in ("max_queue_size", "workers", "use_multiprocessing", "callbacks"):
+            kwargs.pop(k, None)
         if kwargs:
             raise NotImplementedError(f"Model.predict: unsupported arguments {sorted(kwargs)}.")
-        xs = self._inputs_of(x)
-        n = xs[0].shape[0]
-        bs = batch_size or 32
+        if self._is_generator(x):
+            batches = [b[0] for b in self._generator_batches(x, steps, "steps", with_targets=False)]
+        else:
+            xs = self._inputs_of(x)
+            bs = batch_size or 32
+            batches = [[a[s:s + bs] for a in xs] for s in range(0, xs[0].shape[0], bs)]
         session = K.get_session()
-        parts = [session.run(self.outputs[0], feed_dict=self._feed([a[s:s + bs] for a in xs], None, False))
-                 for s in range(0, n, bs)]
-        return np.concatenate(parts, axis=0)
+        parts = [session.run(self.outputs, feed_dict=self._feed(b, None, False)) for b in batches]
+        outs = [np.concatenate([p[i] for p in parts], axis=0) for i in range(len(self.outputs))]
+        return outs[0] if len(outs) == 1 else outs
+
+    def predict_generator(self, generator: Any, steps: int | None = None, callbacks: Any = None,
+                          max_queue_size: int = 10, workers: int = 1, use_multiprocessing: bool = False,
+                          verbose: int = 0) -> Any:
+        """:meth:`predict` on a generator or ``keras.utils.Sequence``, as
+        ``tf.keras.Model.predict_generator``."""
+        return self.predict(generator, steps=steps)
 
     def _on_batch(self, x: Any, y: Any, train: bool, sample_weight: Any = None, class_weight: Any = None) -> Any:
         self._check_compiled()
         xs = self._inputs_of(x)
         ys = self._targets_of(y, xs[0].shape[0])
-        values = self._run_batches(xs, ys, xs[0].shape[0], train,
-                                   sample_weights=self._sample_weights_of(sample_weight, class_weight, ys))
+        sws = self._sample_weights_of(sample_weight, class_weight, ys)
+        values = self._run_batches(self._array_batches(xs, ys, xs[0].shape[0], sample_weights=sws), train,
+                                   reset_metrics=False)
+        self._metric_totals = None  # Keras' reset_metrics=True, after the batch
         out = [np.float32(v) for v in values]
         return out[0] if len(out) == 1 else out
 
@@ -622,39 +948,148 @@ class Model(Layer):
         """The loss (and metrics) of ``(x, y)`` in the test phase."""
         return self._on_batch(x, y, False, sample_weight)
 
-    def predict_on_batch(self, x: Any) -> np.ndarray:
-        return self.predict(x, batch_size=np.asarray(_flat(x)[0]).shape[0])
+    def predict_on_batch(self, x: Any) -> Any:
+        xs = self._inputs_of(x)
+        return self.predict(xs if len(xs) > 1 else xs[0], batch_size=xs[0].shape[0])
+
+    # -- config ----------------------------------------------------------------------------------
+
+    def get_config(self) -> dict[str, Any]:
+        """The functional model's layers and how they connect, as Keras' ``Functional.get_config``:
+        ``name``, ``layers`` (``class_name``, ``config``, ``name``, ``inbound_nodes``: per call
+        ``[[layer name, node index, tensor index, {}], ...]``), ``input_layers``, ``output_layers``.
+
+        Raises:
+          NotImplementedError: a subclassed model (its ``call`` is Python code).
+        """
+        if not self._nodes:
+            raise NotImplementedError(f"Model {self.name}: get_config of a subclassed model is not supported "
+                                      "(its call is Python code); override get_config.")
+        own = {id(node) for node in self._nodes}
+
+        def ref(t: Any) -> list[Any]:
+            node = keras_history(t)
+            assert node is not None
+            return [node.layer.name, node.layer._inbound_nodes.index(node), node.output_tensors.index(t)]
+
+        layers = []
+        for layer in self.layers:
+            nodes = [n for n in layer._inbound_nodes if id(n) in own and not isinstance(layer, InputLayer)]
+            layers.append({"class_name": type(layer).__name__, "config": layer.get_config(), "name": layer.name,
+                           "inbound_nodes": [[[*ref(t), {}] for t in n.input_tensors] for n in nodes]})
+        return {"name": self.name, "trainable": bool(self.trainable), "layers": layers,
+                "input_layers": [ref(t) for t in self.inputs], "output_layers": [ref(t) for t in self.outputs]}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        """The functional model of :meth:`get_config`'s output (its layers made anew, with
+        new weights), as ``tf.keras.Model.from_config``.
+
+        Raises:
+          ValueError: a layer class that is not known (pass it in ``custom_objects``) or a
+            node whose inputs never appear.
+        """
+        made: dict[str, Layer] = {}
+        outputs: dict[tuple[str, int], list[Any]] = {}
+        pending: list[tuple[Layer, list[Any]]] = []
+        for item in config["layers"]:
+            layer = deserialize_layer(item, custom_objects)
+            made[item["name"] if "name" in item else layer.name] = layer
+            if isinstance(layer, InputLayer):
+                outputs[(layer.name, 0)] = [layer.output]
+            pending.append((layer, list(item.get("inbound_nodes") or [])))
+        counts: dict[str, int] = {}
+        progress = True
+        while progress and any(nodes for _, nodes in pending):
+            progress = False
+            for layer, nodes in pending:
+                while nodes:
+                    data = nodes[0]
+                    refs = [(r[0], r[1], r[2], r[3] if len(r) > 3 else {}) for r in data]
+                    if not all((name, ni) in outputs for name, ni, _, _ in refs):
+                        break
+                    ins = [outputs[(name, ni)][ti] for name, ni, ti, _ in refs]
+                    kwargs = refs[0][3] or {}
+                    out = layer(ins if len(ins) > 1 else ins[0], **kwargs)
+                    index = counts.get(layer.name, 0)
+                    counts[layer.name] = index + 1
+                    outputs[(layer.name, index)] = _flat(out)
+                    nodes.pop(0)
+                    progress = True
+        if any(nodes for _, nodes in pending):
+            raise ValueError("Model.from_config: the layers' inbound nodes cannot be connected.")
+        ins = [outputs[(r[0], r[1])][r[2]] for r in config["input_layers"]]
+        outs = [outputs[(r[0], r[1])][r[2]] for r in config["output_layers"]]
+        return Model(inputs=ins if len(ins) > 1 else ins[0], outputs=outs if len(outs) > 1 else outs[0],
+                     name=config.get("name"))
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The model's config as JSON (``class_name``, ``config``, ``keras_version``, ``backend``),
+        as ``tf.keras.Model.to_json`` (``kwargs`` go to ``json.dumps``)."""
+        return json.dumps(_model_config(self), **kwargs)
 
     # -- weights on disk -------------------------------------------------------------------------
 
-    def _weights_saver(self) -> Saver:
+    def _checkpoint_saver(self) -> Saver:
+        """A :class:`~jaxsess.train.Saver` keyed as TF's object-based Keras checkpoints
+        (``layer_with_weights-<i>/<attribute>/.ATTRIBUTES/VARIABLE_VALUE``), so that a model
+        with other layer names restores them and checkpoints of TF's ``save_weights`` read."""
         if self._saver is None:
-            self._saver = Saver(var_list=self.weights)
+            keys: dict[str, Any] = {}
+            for i, layer in enumerate(x for x in self.layers if x.weights):
+                for w in layer.weights:
+                    name = str(w.op.name)
+                    rel = name.split(layer.name + "/")[-1] if layer.name + "/" in name else name.rsplit("/", 1)[-1]
+                    if hasattr(layer, "cell") and rel.count("/") == 1:
+                        rel = "cell/" + rel.rsplit("/", 1)[-1]
+                    keys[f"layer_with_weights-{i}/{rel}/.ATTRIBUTES/VARIABLE_VALUE"] = w
+            self._saver = Saver(var_list=keys)
         return self._saver
 
+    @staticmethod
+    def _is_h5(filepath: Any, save_format: str | None = None) -> bool:
+        return save_format in ("h5", "hdf5", "keras") or str(filepath).endswith((".h5", ".keras", ".hdf5"))
+
     def save_weights(self, filepath: str, overwrite: bool = True, save_format: str | None = None) -> None:
-        """Writes the weights as a TF checkpoint (``<filepath>.index`` + data) with
-        :class:`~jaxsess.train.Saver` (keys: the variable names).
+        """Writes the weights, as ``tf.keras.Model.save_weights``: HDF5 in Keras' layout for an
+        ``.h5``/``.hdf5``/``.keras`` path or ``save_format='h5'``, else a TF checkpoint
+        (``<filepath>.index`` + data) keyed as TF's Keras (``layer_with_weights-0/kernel/...``)."""
+        if self._is_h5(filepath, save_format):
+            with _hdf5.h5py.File(str(filepath), "w") as f:
+                _hdf5.save_weights_to_group(f, self.layers)
+            return
+        self._checkpoint_saver().save(K.get_session(), str(filepath), write_meta_graph=False)
+
+    def load_weights(self, filepath: str, by_name: bool = False, skip_mismatch: bool = False) -> None:
+        """Restores weights written by :meth:`save_weights` (or by TF's Keras), as
+        ``tf.keras.Model.load_weights``: HDF5 files layer by layer in order (or by layer name,
+        ``by_name``), TF checkpoints by ``layer_with_weights-<i>`` position.
 
         Raises:
-          NotImplementedError: an ``.h5`` path or ``save_format='h5'``.
+          ValueError: the numbers of layers or weights, or a shape, differ.
         """
-        if save_format == "h5" or str(filepath).endswith((".h5", ".keras", ".hdf5")):
-            raise NotImplementedError("Model.save_weights: the HDF5 format is not supported; use a TF checkpoint "
-                                      "prefix.")
-        self._weights_saver().save(K.get_session(), str(filepath), write_meta_graph=False, write_state=False)
+        path = str(filepath)
+        if self._is_h5(path) or (_is_file(path) and _hdf5.h5py.is_hdf5(path)):
+            if not self.outputs:
+                raise ValueError("Unable to load weights saved in HDF5 format into a subclassed Model which has "
+                                 "not created its variables yet. Call the Model first, then load the weights.")
+            with _hdf5.h5py.File(path, "r") as f:
+                group = f["model_weights"] if "model_weights" in f else f
+                _hdf5.load_weights_from_group(group, self.layers, by_name=by_name, skip_mismatch=skip_mismatch)
+            return
+        self._checkpoint_saver().restore(K.get_session(), path)
 
-    def load_weights(self, filepath: str) -> None:
-        """Restores the weights written by :meth:`save_weights`."""
-        self._weights_saver().restore(K.get_session(), str(filepath))
-
-    def save(self, filepath: str, *args: Any, **kwargs: Any) -> None:
-        """Not supported (HDF5 / SavedModel of a whole model).
+    def save(self, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
+             save_format: str | None = None, **kwargs: Any) -> None:
+        """Writes the whole model, as ``tf.keras.Model.save`` in Keras' HDF5 layout: attributes
+        ``model_config`` and ``training_config`` (JSON), group ``model_weights``. A path that is
+        not ``.h5``/``.hdf5``/``.keras`` is a directory holding ``keras_model.h5`` (TF writes a
+        SavedModel there; jaxsess' ``load_model`` reads it back, TF does not).
 
         Raises:
-          NotImplementedError: always; use :meth:`save_weights` and rebuild the model in code.
+          NotImplementedError: a subclassed model (no config).
         """
-        raise NotImplementedError(_NO_MODEL_FILES)
+        save_model(self, filepath, overwrite, include_optimizer, save_format)
 
 
 class Sequential(Model):
@@ -745,20 +1180,173 @@ class Sequential(Model):
         """The layers added (no ``InputLayer``)."""
         return list(self._model_layers)
 
+    def get_config(self) -> dict[str, Any]:
+        """``name`` and ``layers`` (``{"class_name", "config"}``, the ``InputLayer`` first when the
+        model has an input), as Keras' ``Sequential.get_config``."""
+        layers = []
+        node = keras_history(self.inputs[0]) if self.inputs else None
+        if node is not None and isinstance(node.layer, InputLayer):
+            layers.append({"class_name": "InputLayer", "config": node.layer.get_config()})
+        layers += [{"class_name": type(x).__name__, "config": x.get_config()} for x in self._model_layers]
+        return {"name": self.name, "layers": layers}
 
-def save_model(model: Model, filepath: str, *args: Any, **kwargs: Any) -> None:
-    """Not supported.
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        """A new ``Sequential`` (new weights) from :meth:`get_config`'s output (or TF's)."""
+        items = config["layers"] if isinstance(config, dict) else config
+        model = cls(name=config.get("name") if isinstance(config, dict) else None)
+        for item in items:
+            model.add(deserialize_layer(item, custom_objects))
+        return model
+
+
+def _is_file(path: str) -> bool:
+    return os.path.isfile(path)
+
+
+def _model_config(model: Model) -> dict[str, Any]:
+    class_name = "Sequential" if isinstance(model, Sequential) else "Functional"
+    return {"class_name": class_name, "config": model.get_config(), "keras_version": _hdf5.KERAS_VERSION,
+            "backend": "tensorflow"}
+
+
+def deserialize_layer(item: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+    """The layer (or model) of a ``{"class_name", "config"}`` config, as
+    ``tf.keras.layers.deserialize``: classes of ``jaxsess.keras.layers``, models, or ``custom_objects``.
 
     Raises:
-      NotImplementedError: always (see :meth:`Model.save`).
+      ValueError: an unknown class name.
     """
-    raise NotImplementedError(_NO_MODEL_FILES)
+    name = item["class_name"]
+    custom = custom_objects or {}
+    if name in custom:
+        cls = custom[name]
+    elif name == "Sequential":
+        return Sequential.from_config(item["config"], custom_objects)
+    elif name in ("Functional", "Model"):
+        return Model.from_config(item["config"], custom_objects)
+    else:
+        cls = getattr(_layers, name, None)
+        if not (isinstance(cls, type) and issubclass(cls, Layer)):
+            raise ValueError(f"Unknown layer: {name}. Please ensure this object is passed to the `custom_objects` "
+                             "argument.")
+    if "custom_objects" in inspect.signature(cls.from_config).parameters:
+        return cls.from_config(item["config"], custom_objects=custom_objects)
+    return cls.from_config(item["config"])
 
 
-def load_model(filepath: str, *args: Any, **kwargs: Any) -> Model:
-    """Not supported.
+def model_from_config(config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Model:
+    """A model (new weights) from ``{"class_name", "config"}``, as ``tf.keras.models.model_from_config``."""
+    return deserialize_layer(config, custom_objects)  # type: ignore[no-any-return]
+
+
+def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = None) -> Model:
+    """A model (new weights) from :meth:`Model.to_json`'s output (or TF's), as
+    ``tf.keras.models.model_from_json``."""
+    return model_from_config(json.loads(json_string), custom_objects)
+
+
+def _serialize_fn(fn: Any) -> Any:
+    if isinstance(fn, str) or fn is None:
+        return fn
+    if isinstance(fn, dict):
+        return {k: _serialize_fn(v) for k, v in fn.items()}
+    if isinstance(fn, list | tuple):
+        return [_serialize_fn(v) for v in fn]
+    return getattr(fn, "__name__", None) or getattr(getattr(fn, "fn", None), "__name__", None) or type(fn).__name__
+
+
+def _optimizer_config(optimizer: Any) -> dict[str, Any]:
+    config: dict[str, Any] = {"name": getattr(optimizer, "_name", type(optimizer).__name__)}
+    if isinstance(optimizer, _optimizers._KerasOptimizer):
+        config["learning_rate"] = float(K.get_value(optimizer.learning_rate))
+        config["decay"] = optimizer._decay
+        hyper = optimizer._hyper_values if hasattr(optimizer, "_hyper_values") else {}
+        names = {"beta1": "beta_1", "beta2": "beta_2"}
+        for k, v in hyper.items():
+            if k != "learning_rate" and isinstance(v, int | float):
+                config[names.get(k, k)] = float(v)
+        if isinstance(optimizer, _optimizers.SGD):
+            config.update(momentum=float(optimizer._momentum), nesterov=bool(optimizer._use_nesterov))
+    return {"class_name": type(optimizer).__name__, "config": config}
+
+
+def save_model(model: Model, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
+               save_format: str | None = None) -> None:
+    """Writes ``model`` (config, weights, training config), as ``tf.keras.models.save_model``
+    in Keras' HDF5 layout; see :meth:`Model.save`.
 
     Raises:
-      NotImplementedError: always (see :meth:`Model.save`).
+      NotImplementedError: a subclassed model (no config).
     """
-    raise NotImplementedError(_NO_MODEL_FILES)
+    path = str(filepath)
+    if not Model._is_h5(path, save_format):
+        os.makedirs(path, exist_ok=True)
+        path = os.path.join(path, _DIR_MODEL_FILE)
+    with _hdf5.h5py.File(path, "w") as f:
+        f.attrs["backend"] = "tensorflow"
+        f.attrs["keras_version"] = _hdf5.KERAS_VERSION
+        f.attrs["model_config"] = json.dumps(_model_config(model))
+        if include_optimizer and model.optimizer is not None:
+            f.attrs["training_config"] = json.dumps({
+                "loss": _serialize_fn(model.loss), "metrics": _serialize_fn(model._metric_specs),
+                "loss_weights": model.loss_weights, "sample_weight_mode": None, "weighted_metrics": None,
+                "optimizer_config": _optimizer_config(model.optimizer)})
+        _hdf5.save_weights_to_group(f.create_group("model_weights"), model.layers)
+
+
+#: The file a model saved to a directory (TF's SavedModel path) is written to.
+_DIR_MODEL_FILE = "keras_model.h5"
+
+
+def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, compile: bool = True,  # noqa: A002
+               options: Any = None) -> Model:
+    """The model written by :meth:`Model.save` (or TF's Keras ``model.save('x.h5')``), with its
+    weights and, when ``compile`` and the file has a training config, compiled with its
+    optimizer (fresh slots), loss and metrics, as ``tf.keras.models.load_model``.
+
+    Raises:
+      OSError: no such file.
+      ValueError: an unknown layer, loss or metric (pass it in ``custom_objects``).
+    """
+    path = str(filepath)
+    if os.path.isdir(path):
+        if not os.path.exists(os.path.join(path, _DIR_MODEL_FILE)):
+            raise OSError(f"No file or directory found at {path} (jaxsess reads the models it saved to a "
+                          f"directory, {_DIR_MODEL_FILE}; not TF SavedModels).")
+        path = os.path.join(path, _DIR_MODEL_FILE)
+    if not os.path.exists(path):
+        raise OSError(f"No file or directory found at {path}")
+    custom = custom_objects or {}
+    with _hdf5.h5py.File(path, "r") as f:
+        raw = f.attrs.get("model_config")
+        if raw is None:
+            raise ValueError(f"No model config found in the file at {path}.")
+        config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
+        model = model_from_config(config, custom)
+        _hdf5.load_weights_from_group(f["model_weights"], model.layers)
+        training = f.attrs.get("training_config")
+    if compile and training is not None:
+        tc = json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
+        opt = tc["optimizer_config"]
+        cls = getattr(_optimizers, opt["class_name"], None)
+        if cls is None:
+            raise ValueError(f"Unknown optimizer: {opt['class_name']}.")
+        oc = {k: v for k, v in opt["config"].items() if k not in ("name", "amsgrad", "centered", "clipnorm",
+                                                                  "clipvalue", "global_clipnorm", "jit_compile",
+                                                                  "is_legacy_optimizer")}
+        if not oc.get("decay"):
+            oc.pop("decay", None)
+
+        def resolve(spec: Any) -> Any:
+            if isinstance(spec, str) and spec in custom:
+                return custom[spec]
+            if isinstance(spec, dict):
+                return {k: resolve(v) for k, v in spec.items()}
+            if isinstance(spec, list):
+                return [resolve(v) for v in spec]
+            return spec
+
+        model.compile(optimizer=cls(**oc), loss=resolve(tc["loss"]), metrics=resolve(tc.get("metrics")),
+                      loss_weights=tc.get("loss_weights"))
+    return model

@@ -3,10 +3,11 @@
 
 Each is the :mod:`jaxsess.train` optimizer that computes the same update,
 under Keras' argument names and defaults: ``Adam`` is TF1's Adam kernel with
-``epsilon=1e-7``; ``SGD`` with momentum ``m`` (``v = m v - lr g; w += v``)
-is TF1's momentum update (``a = m a + g; w -= lr a``), the same for a
-constant learning rate. ``RMSprop`` is Keras' own formula (``rms`` starting
-at zeros, ``epsilon`` outside the square root), not TF1's. ``compile`` also takes a ``jaxsess.train`` optimizer
+``epsilon=1e-7``; ``SGD`` with momentum ``m`` is Keras' ``v = m v - lr g; w += v``
+(TF1's ``a = m a + g; w -= lr a`` differs once the rate changes). ``RMSprop``
+is Keras' own formula (``rms`` starting at zeros, ``epsilon`` outside the
+square root), not TF1's. The learning rate is a variable (``optimizer.lr``)
+that callbacks set; ``decay`` is Keras' ``lr / (1 + decay * iterations)``. ``compile`` also takes a ``jaxsess.train`` optimizer
 or a name (``'adam'``, ``'sgd'``).
 """
 
@@ -17,7 +18,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 import jax
 import jax.numpy as jnp
 
+import numpy as np
+
+from jaxsess import dtypes as _dtypes
 from jaxsess.graph._attr_json import register_function
+from jaxsess.graph._graph import Operation, Tensor, get_default_graph
+from jaxsess.keras import backend as K
+from jaxsess.ops import math_ops as _math
+from jaxsess.ops.state_ops import Variable
 from jaxsess.train._optimizers import (
     AdamOptimizer,
     MomentumOptimizer,
@@ -35,14 +43,82 @@ __all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "get"]
 
 def _lr(learning_rate: Any, kwargs: dict[str, Any]) -> Any:
     lr = kwargs.pop("lr", None)
-    if kwargs.get("decay", 0.0) == 0.0:
-        kwargs.pop("decay", None)  # Keras' default: no decay
+    kwargs.pop("decay", None)  # read by _KerasOptimizer.__init__
     if kwargs:
         raise TypeError(f"Unexpected keyword argument passed to optimizer: {sorted(kwargs)[0]!r}")
     return learning_rate if lr is None else lr
 
 
-class Adam(AdamOptimizer):
+class _KerasOptimizer(Optimizer):
+    """Keras' hyperparameter variables: ``lr``/``learning_rate`` is a ``float32`` variable
+    (``training/<name>/learning_rate``, made on first use in the default graph, read and set
+    with ``keras.backend.get_value``/``set_value`` by callbacks such as ``LearningRateScheduler``),
+    ``iterations`` counts the updates (``int64``), and Keras' legacy ``decay`` gives the learning
+    rate ``lr / (1 + decay * iterations)``, as Keras 2's ``OptimizerV2`` in graph mode."""
+
+    def _keras_init(self, learning_rate: Any, kwargs: dict[str, Any]) -> Any:
+        self._decay = float(kwargs.get("decay", 0.0))
+        if self._decay < 0:
+            raise ValueError(f"decay cannot be less than 0. Received: decay={self._decay}.")
+        self._lr_value = _lr(learning_rate, kwargs)
+        self._lr_variable: Variable | None = None
+        self._iterations: Variable | None = None
+        return self._lr_value
+
+    def _hyper_variable(self, name: str, value: Any, dtype: Any) -> Variable:
+        graph = get_default_graph()
+        with graph.name_scope(None), graph.name_scope("training"), graph.name_scope(self._name):
+            v = Variable(np.asarray(value, dtype.as_numpy_dtype), trainable=False, name=name, dtype=dtype)
+        K.track_variable(v)
+        return v
+
+    @property
+    def learning_rate(self) -> Any:
+        """The learning rate: a ``float32`` variable (a tensor or schedule given as the
+        learning rate is returned as it is)."""
+        if isinstance(self._lr_value, Tensor | Variable) or callable(self._lr_value):
+            return self._lr_value
+        if self._lr_variable is None or self._lr_variable.graph is not get_default_graph():
+            self._lr_variable = self._hyper_variable("learning_rate", self._lr_value, _dtypes.float32)
+        return self._lr_variable
+
+    @learning_rate.setter
+    def learning_rate(self, value: Any) -> None:
+        if self._lr_variable is not None and not isinstance(value, Tensor | Variable):
+            K.set_value(self._lr_variable, value)
+        else:
+            self._lr_value = value
+
+    lr = learning_rate
+
+    @property
+    def iterations(self) -> Variable:
+        """The number of updates applied (``int64`` variable ``training/<name>/iter``)."""
+        if self._iterations is None or self._iterations.graph is not get_default_graph():
+            self._iterations = self._hyper_variable("iter", 0, _dtypes.int64)
+        return self._iterations
+
+    def _keras_lr(self) -> Any:
+        lr = self.learning_rate
+        if not self._decay:
+            return lr
+        step = _math.cast(self.iterations, _dtypes.float32)
+        return _math.truediv(lr, _math.add(1.0, _math.multiply(self._decay, step)))
+
+    def minimize(self, loss: Any, global_step: Any = None, var_list: Any = None, gate_gradients: int = 1,
+                 aggregation_method: Any = None, colocate_gradients_with_ops: bool = False, name: str | None = None,
+                 grad_loss: Any = None) -> Operation:
+        """As the ``jaxsess.train`` optimizer's, counting the updates in :attr:`iterations`."""
+        return super().minimize(loss, self.iterations if global_step is None else global_step, var_list,
+                                gate_gradients, aggregation_method, colocate_gradients_with_ops, name, grad_loss)
+
+    def _hyper(self) -> dict[str, Any]:
+        hyper = super()._hyper()
+        hyper["learning_rate"] = self._keras_lr()
+        return hyper
+
+
+class Adam(_KerasOptimizer, AdamOptimizer):
     """Adam, as ``tf.keras.optimizers.Adam`` (learning_rate 0.001, beta_1 0.9,
     beta_2 0.999, epsilon 1e-7; ``lr`` is accepted for ``learning_rate``).
 
@@ -54,25 +130,38 @@ class Adam(AdamOptimizer):
                  amsgrad: bool = False, name: str = "Adam", **kwargs: Any) -> None:
         if amsgrad:
             raise NotImplementedError("keras.optimizers.Adam(amsgrad=True) is not supported.")
-        super().__init__(_lr(learning_rate, kwargs), beta_1, beta_2, epsilon, name=name)
+        super().__init__(self._keras_init(learning_rate, kwargs), beta_1, beta_2, epsilon, name=name)
 
 
-class SGD(MomentumOptimizer):
+def _build_keras_momentum(hyper: dict[str, Any], state: Any, *, use_nesterov: bool) -> optax.GradientTransformation:
+    """Keras 2's momentum: ``v = m v - lr g``, ``var += v`` (Nesterov: ``var += m v - lr g``), the
+    learning rate applied before the trace (TF1 applies it after: the same only for a constant rate)."""
+    import optax  # as jaxsess.train's builders: optax loads with the first optimizer update
+
+    return optax.chain(optax.scale_by_learning_rate(hyper["learning_rate"]),
+                       optax.trace(decay=hyper["momentum"], nesterov=use_nesterov))
+
+
+register_function("keras.optimizers._build_keras_momentum", _build_keras_momentum)
+
+
+class SGD(_KerasOptimizer, MomentumOptimizer):
     """Gradient descent with optional (Nesterov) momentum, as ``tf.keras.optimizers.SGD``
     (learning_rate 0.01; ``lr`` is accepted for ``learning_rate``)."""
 
     def __init__(self, learning_rate: Any = 0.01, momentum: float = 0.0, nesterov: bool = False,
                  name: str = "SGD", **kwargs: Any) -> None:
-        super().__init__(_lr(learning_rate, kwargs), momentum, name=name, use_nesterov=nesterov)
+        super().__init__(self._keras_init(learning_rate, kwargs), momentum, name=name, use_nesterov=nesterov)
 
     def _spec(self) -> TransformationSpec:
         if self._momentum == 0.0 and not self._use_nesterov:
             return TransformationSpec(_build_sgd, ("learning_rate",))
-        return super()._spec()
+        return TransformationSpec(_build_keras_momentum, ("learning_rate", "momentum"),
+                                  (("use_nesterov", self._use_nesterov),))
 
     def _hyper(self) -> dict[str, Any]:
         if self._momentum == 0.0 and not self._use_nesterov:
-            return {"learning_rate": self._learning_rate}
+            return {"learning_rate": self._keras_lr()}
         return super()._hyper()
 
 
@@ -88,7 +177,7 @@ def _build_keras_rmsprop(hyper: dict[str, Any], state: Any) -> optax.GradientTra
 register_function("keras.optimizers._build_keras_rmsprop", _build_keras_rmsprop)
 
 
-class RMSprop(Optimizer):
+class RMSprop(_KerasOptimizer):
     """RMSprop, as ``tf.keras.optimizers.RMSprop`` (learning_rate 0.001, rho 0.9,
     epsilon 1e-7; slot ``rms``, zeros): ``rms = rho rms + (1 - rho) g^2``,
     ``var -= lr g / (sqrt(rms) + epsilon)``.
@@ -104,13 +193,14 @@ class RMSprop(Optimizer):
         if momentum or centered:
             raise NotImplementedError("keras.optimizers.RMSprop: momentum and centered are not supported.")
         super().__init__(False, name)
-        self._hyper_values = {"learning_rate": _lr(learning_rate, kwargs), "rho": rho, "epsilon": epsilon}
+        self._hyper_values = {"learning_rate": self._keras_init(learning_rate, kwargs), "rho": rho,
+                              "epsilon": epsilon}
 
     def _spec(self) -> TransformationSpec:
         return TransformationSpec(_build_keras_rmsprop, ("learning_rate", "rho", "epsilon"))
 
     def _hyper(self) -> dict[str, Any]:
-        return dict(self._hyper_values)
+        return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
 
 class _AccumulatorState(NamedTuple):
@@ -170,7 +260,7 @@ register_function("keras.optimizers._build_keras_adagrad", _build_keras_adagrad)
 register_function("keras.optimizers._build_keras_adamax", _build_keras_adamax)
 
 
-class Adagrad(Optimizer):
+class Adagrad(_KerasOptimizer):
     """Adagrad, as ``tf.keras.optimizers.Adagrad`` (learning_rate 0.001,
     initial_accumulator_value 0.1, epsilon 1e-7; slot ``accumulator``):
     ``accum += g^2``, ``var -= lr g / (sqrt(accum) + epsilon)``.
@@ -186,7 +276,7 @@ class Adagrad(Optimizer):
         if initial_accumulator_value < 0.0:
             raise ValueError(f"initial_accumulator_value must be non-negative: {initial_accumulator_value}")
         super().__init__(False, name)
-        self._hyper_values = {"learning_rate": _lr(learning_rate, kwargs), "epsilon": epsilon}
+        self._hyper_values = {"learning_rate": self._keras_init(learning_rate, kwargs), "epsilon": epsilon}
         self._initial_accumulator_value = float(initial_accumulator_value)
 
     def _spec(self) -> TransformationSpec:
@@ -194,10 +284,10 @@ class Adagrad(Optimizer):
                                   (("initial_accumulator_value", self._initial_accumulator_value),))
 
     def _hyper(self) -> dict[str, Any]:
-        return dict(self._hyper_values)
+        return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
 
-class Adadelta(AdadeltaOptimizer):
+class Adadelta(_KerasOptimizer, AdadeltaOptimizer):
     """Adadelta, as ``tf.keras.optimizers.Adadelta`` (learning_rate 0.001, rho
     0.95, epsilon 1e-7; slots ``accum_grad`` and ``accum_var``): TF's
     ``ApplyAdadelta``, the rule of :class:`jaxsess.train.AdadeltaOptimizer`."""
@@ -206,10 +296,10 @@ class Adadelta(AdadeltaOptimizer):
 
     def __init__(self, learning_rate: Any = 0.001, rho: Any = 0.95, epsilon: Any = 1e-7, name: str = "Adadelta",
                  **kwargs: Any) -> None:
-        super().__init__(_lr(learning_rate, kwargs), rho, epsilon, name=name)
+        super().__init__(self._keras_init(learning_rate, kwargs), rho, epsilon, name=name)
 
 
-class Adamax(Optimizer):
+class Adamax(_KerasOptimizer):
     """Adamax, as ``tf.keras.optimizers.Adamax`` (learning_rate 0.001, beta_1
     0.9, beta_2 0.999, epsilon 1e-7; slots ``m`` and ``v``): TF's
     ``ApplyAdaMax``, ``v = max(beta_2 v, |g|)``, ``var -= lr / (1 - beta_1^t)
@@ -220,14 +310,14 @@ class Adamax(Optimizer):
     def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999, epsilon: Any = 1e-7,
                  name: str = "Adamax", **kwargs: Any) -> None:
         super().__init__(False, name)
-        self._hyper_values = {"learning_rate": _lr(learning_rate, kwargs), "beta_1": beta_1, "beta_2": beta_2,
-                              "epsilon": epsilon}
+        self._hyper_values = {"learning_rate": self._keras_init(learning_rate, kwargs), "beta_1": beta_1,
+                              "beta_2": beta_2, "epsilon": epsilon}
 
     def _spec(self) -> TransformationSpec:
         return TransformationSpec(_build_keras_adamax, ("learning_rate", "beta_1", "beta_2", "epsilon"))
 
     def _hyper(self) -> dict[str, Any]:
-        return dict(self._hyper_values)
+        return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
 
 def get(identifier: Any) -> Optimizer:

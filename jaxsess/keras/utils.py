@@ -1,4 +1,4 @@
-"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``)."""
+"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``Sequence``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["to_categorical"]
+__all__ = ["Sequence", "to_categorical"]
 
 
 def to_categorical(y: Any, num_classes: int | None = None, dtype: str = "float32") -> np.ndarray:
@@ -28,3 +28,22 @@ def to_categorical(y: Any, num_classes: int | None = None, dtype: str = "float32
     out = np.zeros((y.shape[0], num_classes), dtype=dtype)
     out[np.arange(y.shape[0]), y] = 1
     return out.reshape((*shape, num_classes))
+
+
+class Sequence:
+    """A dataset of batches for ``fit``/``evaluate``/``predict``, as ``tf.keras.utils.Sequence``:
+    subclasses define ``__len__`` (the number of batches) and ``__getitem__(index)`` (one batch,
+    ``(x, y)`` or ``(x, y, sample_weight)``); ``on_epoch_end`` is called after each epoch of ``fit``."""
+
+    def __getitem__(self, index: int) -> Any:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def on_epoch_end(self) -> None:
+        """Called at the end of every epoch (shuffle the data here)."""
+
+    def __iter__(self) -> Any:
+        for i in range(len(self)):
+            yield self[i]

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import jax
 import jax.numpy as jnp
-
 import numpy as np
 
 from jaxsess import dtypes as _dtypes

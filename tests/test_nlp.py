@@ -33,3 +33,55 @@ def test_global_step_is_named_by_the_variable_scope() -> None:
     with tf.variable_scope("Model", reuse=True):
         assert tf.get_variable("global_step", dtype=tf.int64) is step
     assert step.dtype == tf.int64 and not step.trainable
+
+
+def test_partitioned_variable_parts_and_errors() -> None:
+    with tf.variable_scope("s", partitioner=tf.fixed_size_partitioner(3)):
+        pv = tf.get_variable("w", [7, 2], initializer=tf.constant_initializer(1.0))
+    assert isinstance(pv, tf.PartitionedVariable)
+    assert [(v.name, v.shape.as_list()) for v in pv] == [
+        ("s/w/part_0:0", [3, 2]), ("s/w/part_1:0", [2, 2]), ("s/w/part_2:0", [2, 2])]
+    with pytest.raises(ValueError, match="Partitioned variable with name s/w already exists"):
+        with tf.variable_scope("s", partitioner=tf.fixed_size_partitioner(3)):
+            tf.get_variable("w", [7, 2])
+    with pytest.raises(ValueError, match="a partitioned version of the variable was found: s/w"):
+        with tf.variable_scope("s", reuse=True):
+            tf.get_variable("w", [7, 2])
+    with pytest.raises(ValueError, match="must be fully defined"):
+        tf.get_variable("u", [None, 2], partitioner=tf.fixed_size_partitioner(2))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(pv.assign(np.arange(14, dtype=np.float32).reshape(7, 2)))
+        np.testing.assert_array_equal(sess.run(tf.convert_to_tensor(pv)), np.arange(14).reshape(7, 2))
+        np.testing.assert_array_equal(sess.run(list(pv)[1]), [[6, 7], [8, 9]])
+
+
+def test_partitioned_glorot_scales_by_the_whole_shape() -> None:
+    init = tf.glorot_uniform_initializer(seed=1)
+    pv = tf.get_variable("g", [200, 2], initializer=init, partitioner=tf.fixed_size_partitioner(2))
+    limit = np.sqrt(6.0 / (200 + 2))  # a part alone would give sqrt(6 / (100 + 2))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        value = sess.run(tf.convert_to_tensor(pv))
+    assert np.abs(value).max() <= limit and np.abs(value).max() > 0.5 * limit
+
+
+def test_embedding_lookup_shards_must_fit_the_strategy() -> None:
+    shards = [tf.zeros([1, 2]), tf.zeros([3, 2])]
+    with pytest.raises(ValueError, match="do not match partition_strategy 'mod'"):
+        tf.nn.embedding_lookup(shards, [0, 1])
+    with pytest.raises(ValueError, match="Unrecognized partition strategy"):
+        tf.nn.embedding_lookup([tf.zeros([2, 2]), tf.zeros([2, 2])], [0], partition_strategy="range")
+
+
+def test_fixed_unigram_candidate_sampler_draws_by_counts() -> None:
+    labels = tf.constant([[1], [2]], tf.int64)
+    out = tf.nn.fixed_unigram_candidate_sampler(labels, 1, 4, False, 5, unigrams=[0, 1, 0, 3], num_reserved_ids=1,
+                                                seed=3)
+    with tf.Session() as sess:
+        sampled, true_exp, sampled_exp = sess.run(out)
+    assert sampled.dtype == np.int64 and set(sampled.tolist()) <= {2, 4}
+    np.testing.assert_allclose(true_exp, [[0.0], [1.0]])
+    np.testing.assert_allclose(sampled_exp, np.where(sampled == 2, 1.0, 3.0))
+    with pytest.raises(ValueError, match="range_max"):
+        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 2, False, 9, unigrams=[1, 2])

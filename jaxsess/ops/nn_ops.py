@@ -29,6 +29,7 @@ from jaxsess.ops._args import (
     static_ints,
 )
 from jaxsess.ops._core import apply_op, convert_to_tensor, dtype_of, identity, stop_gradient
+from jaxsess.ops.partitioned_variables import PartitionedVariable, sharded_table
 
 __all__ = [
     "relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "sigmoid", "tanh",
@@ -620,20 +621,22 @@ def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod", nam
     """Rows of ``params`` at ``ids`` (``gather`` on axis 0), as ``tf.nn.embedding_lookup``.
 
     Args:
-      params: a tensor ``[vocab, ...]`` or a list holding one such tensor.
+      params: a tensor ``[vocab, ...]``, a ``PartitionedVariable``, or a list
+        of shards (tensors or variables) that together hold the rows.
       ids: int tensor; the result is ``ids.shape + params.shape[1:]``.
+      partition_strategy: how ids map to several shards: ``'mod'`` (id ``i``
+        is row ``i // n`` of shard ``i % n``) or ``'div'`` (contiguous ranges).
       max_norm: when given, rows with a larger L2 norm are scaled down to it.
 
     Raises:
-      NotImplementedError: ``params`` is a list of several shards.
+      ValueError: an empty list; an unknown ``partition_strategy``; shards
+        whose sizes do not fit the strategy.
     """
-    if isinstance(params, list | tuple):
-        if len(params) != 1:
-            raise NotImplementedError(
-                "embedding_lookup over several sharded params is not supported; concatenate them."
-            )
-        params = params[0]
-    with op_scope(name, "embedding_lookup", [params, ids]) as scope:
+    if params is None:
+        raise ValueError("params must be specified")
+    shards = list(params) if isinstance(params, list | tuple | PartitionedVariable) else [params]
+    with op_scope(name, "embedding_lookup", [*shards, ids]) as scope:
+        params = sharded_table(params, partition_strategy, "embedding_lookup")
         rows = array_ops.gather(params, ids, name=scope)
         if max_norm is not None:
             r = _rank_of(rows)

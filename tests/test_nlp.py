@@ -85,3 +85,32 @@ def test_fixed_unigram_candidate_sampler_draws_by_counts() -> None:
     np.testing.assert_allclose(sampled_exp, np.where(sampled == 2, 1.0, 3.0))
     with pytest.raises(ValueError, match="range_max"):
         tf.nn.fixed_unigram_candidate_sampler(labels, 1, 2, False, 9, unigrams=[1, 2])
+
+
+def test_gradient_through_stop_gradient_only_is_none() -> None:
+    labels = tf.Variable([[0.2, 0.8]])
+    logits = tf.constant([[1.0, 2.0]])
+    v1 = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    v2 = tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits)
+    assert tf.gradients(v1, labels) == [None]
+    assert tf.gradients(v2, labels)[0] is not None
+    assert tf.gradients(tf.stop_gradient(labels) * 2.0, labels) == [None]
+
+
+def test_random_categorical_dtype() -> None:
+    draws = tf.random.categorical(tf.zeros([2, 3]), 4, dtype=tf.int32, seed=1)
+    assert draws.dtype == tf.int32 and draws.shape.as_list() == [2, 4]
+    assert tf.random.categorical(tf.zeros([1, 3]), 1).dtype == tf.int64
+
+
+def test_variational_dropout_mask_is_shared_over_time_and_batch() -> None:
+    x = tf.ones([4, 6, 3])
+    cell = tf.nn.rnn_cell.DropoutWrapper(tf.nn.rnn_cell.BasicRNNCell(8), input_keep_prob=0.5, output_keep_prob=0.5,
+                                         variational_recurrent=True, input_size=3, dtype=tf.float32, seed=5)
+    out, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        o = sess.run(out)
+    dropped = o == 0
+    assert dropped.any() and not dropped.all()
+    assert np.all(dropped == dropped[:1, :1, :])

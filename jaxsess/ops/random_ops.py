@@ -221,6 +221,14 @@ def multinomial(logits: Any, num_samples: int, seed: int | None = None, name: st
                    {"num_samples": int(num_samples), "output_dtype": _dtypes.canonical(output_dtype)}, seed, name)
 
 
+def categorical(logits: Any, num_samples: int, dtype: Any = None, seed: int | None = None,
+                name: str | None = None) -> Any:
+    """As :func:`multinomial`, with TF2's argument order, as ``tf.random.categorical``
+    (``dtype``: int32 or int64, default int64)."""
+    return multinomial(logits, num_samples, seed=seed, name=name,
+                       output_dtype=_dtypes.int64 if dtype is None else dtype)
+
+
 @register_op("RandomGamma", stateful=True, random=True, default_name="random_gamma")
 def _gamma(ctx: Any, alpha: Any, beta: Any, *, shape: tuple[int, ...], seed: int, seed2: int, seeded: bool) -> Any:
     key = ctx.rng_key(seed, seed2)

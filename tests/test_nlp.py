@@ -114,3 +114,20 @@ def test_variational_dropout_mask_is_shared_over_time_and_batch() -> None:
     dropped = o == 0
     assert dropped.any() and not dropped.all()
     assert np.all(dropped == dropped[:1, :1, :])
+
+
+def test_cell_built_directly_names_variables_in_its_scope() -> None:
+    with tf.variable_scope("scan"):
+        cell = tf.nn.rnn_cell.BasicRNNCell(3)
+        cell.build(tf.TensorShape([None, 2]))
+        out, _ = cell(tf.zeros([1, 2]), tf.zeros([1, 3]))
+    assert [v.name for v in tf.global_variables()] == ["scan/basic_rnn_cell/kernel:0", "scan/basic_rnn_cell/bias:0"]
+    assert out.shape.as_list() == [1, 3]
+
+
+def test_cast_of_a_sparse_tensor_casts_its_values() -> None:
+    sp = tf.SparseTensor(indices=[[0, 1], [1, 0]], values=tf.constant([3, 4], tf.int64), dense_shape=[2, 2])
+    cast = tf.cast(sp, tf.int32)
+    assert isinstance(cast, tf.SparseTensor) and cast.values.dtype == tf.int32
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(tf.sparse.to_dense(cast)), [[0, 3], [4, 0]])

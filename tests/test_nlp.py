@@ -131,3 +131,9 @@ def test_cast_of_a_sparse_tensor_casts_its_values() -> None:
     assert isinstance(cast, tf.SparseTensor) and cast.values.dtype == tf.int32
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(tf.sparse.to_dense(cast)), [[0, 3], [4, 0]])
+
+
+def test_dynamic_rnn_rank_error_comes_before_the_cell_builds() -> None:
+    with pytest.raises(ValueError, match=r"Shape \(2, 2\) must have rank at least 3"):
+        tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), tf.zeros([2, 2]), dtype=tf.float32)
+    assert tf.global_variables() == []

@@ -402,6 +402,12 @@ from jaxsess.ops.parsing_ops import (
     parse_single_example as parse_single_example,
     string_to_number as string_to_number,
 )
+from jaxsess.ops.partitioned_variables import (
+    PartitionedVariable as PartitionedVariable,
+    fixed_size_partitioner as fixed_size_partitioner,
+    min_max_variable_partitioner as min_max_variable_partitioner,
+    variable_axis_size_partitioner as variable_axis_size_partitioner,
+)
 from jaxsess.ops.random_ops import (
     get_seed as get_seed,
     multinomial as multinomial,

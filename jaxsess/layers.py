@@ -240,11 +240,16 @@ class Layer:
         :func:`~jaxsess.ops.variable_scope.get_variable`) and tracks it."""
         dtype = dtype or self.dtype or _dtypes.float32
         trainable = trainable and self.trainable
-        # A reused variable keeps the regularization loss made when it was created.
-        v = vs.get_variable(
-            name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
-            trainable=trainable, constraint=constraint,
-        )
+        # As TF's legacy layers: always in the layer's own scope, also when ``build``
+        # is called directly (``cell.build(shape)`` names ``<scope>/basic_rnn_cell/kernel``).
+        self._set_scope()
+        reuse = True if self.built else self._reuse
+        with vs.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False):
+            # A reused variable keeps the regularization loss made when it was created.
+            v = vs.get_variable(
+                name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,
+                trainable=trainable, constraint=constraint,
+            )
         bucket = self._trainable_weights if trainable else self._non_trainable_weights
         if all(v is not w for w in bucket):
             bucket.append(v)

@@ -90,6 +90,7 @@ from jaxsess.ops.rnn import (  # noqa: E402
 )
 from jaxsess.ops.sampled_losses import (  # noqa: E402
     compute_accidental_hits as compute_accidental_hits,
+    fixed_unigram_candidate_sampler as fixed_unigram_candidate_sampler,
     log_uniform_candidate_sampler as log_uniform_candidate_sampler,
     nce_loss as nce_loss,
     sampled_softmax_loss as sampled_softmax_loss,

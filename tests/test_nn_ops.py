@@ -448,7 +448,8 @@ def test_embedding_lookup() -> None:
     rows = params[ids]
     norms = np.linalg.norm(rows, axis=-1, keepdims=True)
     np.testing.assert_allclose(val2, rows * np.minimum(0.5 / norms, 1.0), rtol=1e-5)
-    # several shards: tests/test_basics.py
+    _, val3 = run_graph(lambda p, i: nn.embedding_lookup([p, p], i), params, ids)  # 'mod': row i // 2
+    np.testing.assert_allclose(val3, params[ids // 2])
 
 
 # -- losses ---------------------------------------------------------------------------------------

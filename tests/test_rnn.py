@@ -309,7 +309,7 @@ class TestErrors:
             tf.nn.static_rnn(rnn_cell.BasicRNNCell(2), [], dtype=tf.float32)
 
     def test_unsupported_options_say_so(self) -> None:
-        with pytest.raises(NotImplementedError, match="variational_recurrent"):
+        with pytest.raises(ValueError, match="variational_recurrent=True, dtype must be provided"):
             rnn_cell.DropoutWrapper(rnn_cell.GRUCell(2), variational_recurrent=True)
         with pytest.raises(ValueError, match="keep_prob must be between 0 and 1"):
             rnn_cell.DropoutWrapper(rnn_cell.GRUCell(2), input_keep_prob=1.5)

@@ -98,7 +98,8 @@ def subgraph_between(
     stack = [y.op for y in ys]
     while stack:
         op = stack.pop()
-        if op in anc or op in stop_ops:
+        # as TF, StopGradient has no gradient function: an x reached only through it gets None
+        if op in anc or op in stop_ops or op.type == "StopGradient":
             continue
         anc.add(op)
         for t in op.inputs:

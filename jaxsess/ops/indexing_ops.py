@@ -15,10 +15,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess import dtypes as _dtypes
+from jaxsess.graph._dynamic import Deferred
 from jaxsess.graph._graph import Tensor
 from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.ops import array_ops, math_ops
-from jaxsess.ops._args import op_scope, static_int, static_ints
+from jaxsess.ops._args import op_scope, shape_arg, static_int, static_ints
 from jaxsess.ops._core import apply_op, constant_value, convert_to_tensor, dtype_of
 from jaxsess.ops._operators import _slice_from_tf
 
@@ -223,8 +224,9 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = _dtypes.bool, n
 
     Args:
       lengths: int tensor (may be fed when ``maxlen`` is given).
-      maxlen: int known when the graph is built; default ``max(lengths)``,
-        which then needs ``lengths`` constant.
+      maxlen: int known when the graph is built, or a scalar computed from
+        shapes (``tf.shape(x)[1]``); default ``max(lengths)``, which then
+        needs ``lengths`` constant.
       dtype: the result's dtype (bool by default; 1/0 otherwise).
 
     Raises:
@@ -241,7 +243,9 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = _dtypes.bool, n
                     f"{getattr(lengths, 'name', 'lengths')!r}, which XLA cannot compile; pass maxlen.")
             n = int(np.max(val)) if val.size else 0
         else:
-            n = static_int(maxlen, "sequence_mask", "maxlen")
+            # a constant, or a scalar computed from shapes (``tf.shape(x)[1]``)
+            limit = shape_arg(maxlen, "sequence_mask", "maxlen", kind="scalar")
+            n = maxlen if isinstance(limit, Deferred) else static_int(maxlen, "sequence_mask", "maxlen")
         row = array_ops.range(0, n, 1)
         matrix = math_ops.cast(array_ops.expand_dims(lengths, -1), _dtypes.int32)
         result = math_ops.less(row, matrix, name="Less")

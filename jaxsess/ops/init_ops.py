@@ -264,7 +264,8 @@ class VarianceScaling(Initializer):
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         d = _float_dtype(self._dtype(dtype), "variance_scaling_initializer")
         shape_l = _shape_list(shape)
-        fan_in, fan_out = compute_fans(shape_l)
+        # a part of a partitioned variable scales by the whole variable's fans, as TF
+        fan_in, fan_out = compute_fans(shape_l if partition_info is None else list(partition_info.full_shape))
         n: float
         if self.mode == "fan_in":
             n = fan_in

@@ -943,7 +943,11 @@ def _cast(x: Any, *, DstT: _dtypes.DType) -> Any:
 
 
 def cast(x: Any, dtype: Any, name: str | None = None) -> Any:
-    """``x`` converted to ``dtype`` (floats truncate toward zero), as ``tf.cast``."""
+    """``x`` converted to ``dtype`` (floats truncate toward zero), as ``tf.cast``;
+    a ``SparseTensor`` gives one with its values cast."""
+    if isinstance(getattr(x, "indices", None), Tensor) and hasattr(x, "dense_shape"):
+        # a SparseTensor (sparse_tensor.py sits above this module): same indices, values cast, as TF
+        return type(x)(x.indices, cast(x.values, dtype, name=name), x.dense_shape)
     x = convert_to_tensor(x)
     return apply_op("Cast", (x,), {"DstT": _dtypes.canonical(dtype)}, name=name)
 

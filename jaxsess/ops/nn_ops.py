@@ -17,7 +17,6 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess.graph._registry import TFOp, register_op
-from jaxsess.graph._shape import TensorShape
 from jaxsess.ops import array_ops, math_ops
 from jaxsess.ops._args import (
     data_format_arg,
@@ -29,7 +28,8 @@ from jaxsess.ops._args import (
     static_int,
     static_ints,
 )
-from jaxsess.ops._core import apply_op, constant, convert_to_tensor, dtype_of, identity, stop_gradient
+from jaxsess.ops._core import apply_op, convert_to_tensor, dtype_of, identity, stop_gradient
+from jaxsess.ops.partitioned_variables import PartitionedVariable, sharded_table
 
 __all__ = [
     "relu", "relu6", "elu", "selu", "leaky_relu", "softplus", "softsign", "sigmoid", "tanh",
@@ -665,60 +665,27 @@ def embedding_lookup(params: Any, ids: Any, partition_strategy: str = "mod", nam
     """Rows of ``params`` at ``ids`` (``gather`` on axis 0), as ``tf.nn.embedding_lookup``.
 
     Args:
-      params: a tensor ``[vocab, ...]``, or a list of shards ``[n_p, ...]``
-        (variables or tensors of known first dimensions) that together hold
-        the ``vocab = sum(n_p)`` rows, split as ``partition_strategy`` says:
-        ``'mod'``: id ``i`` is row ``i // P`` of shard ``i % P``; ``'div'``:
-        shards hold consecutive ids, the first ``vocab % P`` one row more.
+      params: a tensor ``[vocab, ...]``, a ``PartitionedVariable``, or a list
+        of shards (tensors or variables) that together hold the rows.
       ids: int tensor; the result is ``ids.shape + params.shape[1:]``.
+      partition_strategy: how ids map to several shards: ``'mod'`` (id ``i``
+        is row ``i // n`` of shard ``i % n``) or ``'div'`` (contiguous ranges).
       max_norm: when given, rows with a larger L2 norm are scaled down to it.
 
     Raises:
-      ValueError: an unknown ``partition_strategy``, or shards whose first
-        dimension is unknown when the graph is built.
+      ValueError: an empty list; an unknown ``partition_strategy``; shards
+        whose sizes do not fit the strategy.
     """
-    if partition_strategy not in ("mod", "div"):
-        raise ValueError(f"Unrecognized partition strategy: {partition_strategy}.Must be one of either `mod` or `div`.")
-    if isinstance(params, list | tuple):
-        if len(params) == 1:
-            params = params[0]
-        else:
-            with op_scope(name, "embedding_lookup", [*params, ids]) as scope:
-                return _sharded_lookup(list(params), ids, partition_strategy, max_norm, scope)
-    with op_scope(name, "embedding_lookup", [params, ids]) as scope:
+    if params is None:
+        raise ValueError("params must be specified")
+    shards = list(params) if isinstance(params, list | tuple | PartitionedVariable) else [params]
+    with op_scope(name, "embedding_lookup", [*shards, ids]) as scope:
+        params = sharded_table(params, partition_strategy, "embedding_lookup")
         rows = array_ops.gather(params, ids, name=scope)
         if max_norm is not None:
             rows = _clip_rows(rows, ids, max_norm)
         # as TF: the result is `<scope>/Identity:0`
         return identity(rows, name=None if scope is None else "Identity")
-
-
-def _sharded_lookup(shards: list[Any], ids: Any, strategy: str, max_norm: Any, scope: str | None) -> Any:
-    """``embedding_lookup`` over several shards: the rows of their concatenation at
-    the ids' positions in it (a constant permutation), so gradients reach each shard."""
-    tensors = [convert_to_tensor(p) for p in shards]
-    sizes = []
-    for t in tensors:
-        dims = TensorShape(t.shape).as_list() if TensorShape(t.shape).ndims is not None else None
-        if not dims or dims[0] is None:
-            raise ValueError(f"embedding_lookup: the first dimension of every shard must be known when the graph is "
-                             f"built, got {getattr(t, 'name', 'a shard')} of shape {t.shape}.")
-        sizes.append(int(dims[0]))
-    n, total = len(sizes), sum(sizes)
-    offsets = np.cumsum([0, *sizes[:-1]])
-    i = np.arange(total)
-    if strategy == "mod":
-        shard, row = i % n, i // n
-    else:
-        per, extras = total // n, total % n
-        shard = np.maximum(i // (per + 1), (i - extras) // max(per, 1))
-        row = np.where(shard < extras, i - shard * (per + 1), i - extras - shard * per)
-    position = constant((offsets[shard] + row).astype(np.int64), name="positions")
-    table = array_ops.concat(tensors, 0)
-    rows = array_ops.gather(table, array_ops.gather(position, ids))
-    if max_norm is not None:
-        rows = _clip_rows(rows, ids, max_norm)
-    return identity(rows, name=None if scope is None else "Identity")
 
 
 def _clip_rows(rows: Any, ids: Any, max_norm: Any) -> Any:

@@ -219,6 +219,9 @@ def dynamic_rnn(cell: Any, inputs: Any, sequence_length: Any = None, initial_sta
     with vs.variable_scope(scope or "rnn"):
         flat_input, in_tree = _flatten(inputs)
         flat_input = [convert_to_tensor(x) for x in flat_input]
+        for x in flat_input:  # before the cell builds, as TF
+            if (_shape(x).ndims or 3) < 3:
+                raise ValueError(f"Shape {_shape(x)} must have rank at least 3")
         if not time_major:
             flat_input = [_transpose_batch_time(x) for x in flat_input]
         seq = _lengths(sequence_length) if sequence_length is not None else None

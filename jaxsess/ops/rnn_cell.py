@@ -574,16 +574,22 @@ class _RNNCellWrapper(RNNCell):
             return self.cell.zero_state(batch_size, dtype)
 
 
-def _map_state(fn: Callable[[Any], Any], state: Any) -> Any:
+def _map_state(fn: Callable[..., Any], state: Any, *extra: Any) -> Any:
     """``fn`` on each state tensor except the memory ``c`` of an ``LSTMStateTuple``
-    (TF1's default ``dropout_state_filter_visitor``)."""
+    (TF1's default ``dropout_state_filter_visitor``); ``extra`` structures like
+    ``state`` give ``fn`` their matching leaves too."""
     if isinstance(state, LSTMStateTuple):
-        return LSTMStateTuple(state.c, _map_state(fn, state.h))
+        return LSTMStateTuple(state.c, _map_state(fn, state.h, *[e.h for e in extra]))
     if isinstance(state, tuple) and hasattr(state, "_fields"):
-        return type(state)(*[_map_state(fn, s) for s in state])
+        return type(state)(*[_map_state(fn, s, *es) for s, *es in zip(state, *extra, strict=True)])
     if isinstance(state, list | tuple):
-        return type(state)(_map_state(fn, s) for s in state)
-    return fn(state)
+        return type(state)(_map_state(fn, s, *es) for s, *es in zip(state, *extra, strict=True))
+    return fn(state, *extra)
+
+
+def _drops(keep_prob: Any) -> bool:
+    """Whether a keep probability may drop anything (a Python 1.0 adds no op)."""
+    return not isinstance(keep_prob, float | int) or keep_prob < 1
 
 
 class DropoutWrapper(_RNNCellWrapper):
@@ -598,10 +604,14 @@ class DropoutWrapper(_RNNCellWrapper):
         adds no op.
       seed: the op seed of the dropout masks.
 
+      variational_recurrent: one mask per run, shared by every time step
+        and every batch row (noise ``[1, size]`` drawn once, as TF); needs
+        ``dtype``, and ``input_size`` when inputs are dropped.
+
     Raises:
-      NotImplementedError: ``variational_recurrent=True`` or a custom
-        ``dropout_state_filter_visitor``.
-      ValueError: a constant keep probability outside ``(0, 1]``.
+      NotImplementedError: a custom ``dropout_state_filter_visitor``.
+      ValueError: a constant keep probability outside ``(0, 1]``;
+        ``variational_recurrent`` without ``dtype`` (or ``input_size``).
     """
 
     def __init__(self, cell: RNNCell, input_keep_prob: Any = 1.0, output_keep_prob: Any = 1.0,
@@ -609,8 +619,6 @@ class DropoutWrapper(_RNNCellWrapper):
                  dtype: Any = None, seed: int | None = None, dropout_state_filter_visitor: Any = None,
                  **kwargs: Any) -> None:
         super().__init__(cell, dtype=dtype, **kwargs)
-        if variational_recurrent:
-            raise NotImplementedError("DropoutWrapper(variational_recurrent=True) is not supported by jaxsess.")
         if dropout_state_filter_visitor is not None:
             raise NotImplementedError("DropoutWrapper(dropout_state_filter_visitor=...) is not supported by jaxsess.")
         for what, p in (("input", input_keep_prob), ("output", output_keep_prob), ("state", state_keep_prob)):
@@ -621,6 +629,24 @@ class DropoutWrapper(_RNNCellWrapper):
         self._output_keep_prob = output_keep_prob
         self._state_keep_prob = state_keep_prob
         self._seed = seed
+        self._variational = bool(variational_recurrent)
+        if self._variational:
+            if dtype is None:
+                raise ValueError("When variational_recurrent=True, dtype must be provided")
+
+            def noise(salt: int) -> Callable[[Any], Any]:
+                count = iter(range(1 << 20))
+                return lambda s: random_ops.random_uniform(
+                    [1, *_size_dims(s)], seed=self._gen_seed(salt * 1000 + next(count)), dtype=dtype)
+
+            self._input_noise = None
+            if _drops(input_keep_prob):
+                if input_size is None:
+                    raise ValueError("When variational_recurrent=True and input_keep_prob < 1.0 or is unknown, "
+                                     "input_size must be provided")
+                self._input_noise = _map_sizes(noise(1), input_size)
+            self._state_noise = _map_sizes(noise(2), cell.state_size)
+            self._output_noise = _map_sizes(noise(3), cell.output_size)
 
     @property
     def wrapped_cell(self) -> RNNCell:
@@ -630,19 +656,21 @@ class DropoutWrapper(_RNNCellWrapper):
         return None if self._seed is None else (self._seed + salt) & 0x7FFFFFFF
 
     def _call_wrapped_cell(self, inputs: Any, state: Any, cell_call_fn: Callable[..., Any], **kwargs: Any) -> Any:
-        def should(p: Any) -> bool:
-            return not isinstance(p, float) or p < 1
-
-        def drop(p: Any, salt: int) -> Callable[[Any], Any]:
+        def drop(p: Any, salt: int) -> Callable[..., Any]:
+            if self._variational:  # as TF's _variational_recurrent_dropout_value
+                return lambda v, n: math_ops.divide(v, p) * math_ops.floor(p + n)
             return lambda v: random_ops.dropout(v, keep_prob=p, seed=self._gen_seed(salt))
 
-        if should(self._input_keep_prob):
-            inputs = tree_util.tree_map(drop(self._input_keep_prob, 1), inputs)
+        if _drops(self._input_keep_prob):
+            noise = () if not self._variational else (self._input_noise,)
+            inputs = tree_util.tree_map(drop(self._input_keep_prob, 1), inputs, *noise)
         output, new_state = cell_call_fn(inputs, state, **kwargs)
-        if should(self._state_keep_prob):
-            new_state = _map_state(drop(self._state_keep_prob, 2), new_state)
-        if should(self._output_keep_prob):
-            output = drop(self._output_keep_prob, 3)(output)
+        if _drops(self._state_keep_prob):
+            noise = () if not self._variational else (self._state_noise,)
+            new_state = _map_state(drop(self._state_keep_prob, 2), new_state, *noise)
+        if _drops(self._output_keep_prob):
+            noise = () if not self._variational else (self._output_noise,)
+            output = tree_util.tree_map(drop(self._output_keep_prob, 3), output, *noise)
         return output, new_state
 
 

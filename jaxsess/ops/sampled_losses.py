@@ -25,10 +25,12 @@ from jaxsess.graph._registry import register_op
 from jaxsess.ops import math_ops, nn_ops
 from jaxsess.ops._args import op_scope
 from jaxsess.ops._core import apply_op, convert_to_tensor, stop_gradient
+from jaxsess.ops.partitioned_variables import sharded_table
 from jaxsess.ops.random_ops import seed_attrs
 
 __all__ = [
     "CandidateSamplerOutput", "log_uniform_candidate_sampler", "uniform_candidate_sampler",
+    "fixed_unigram_candidate_sampler",
     "compute_accidental_hits", "nce_loss", "sampled_softmax_loss",
 ]
 
@@ -49,8 +51,11 @@ def _log_uniform_prob(k: Any, range_max: int) -> Any:
     return (jnp.log(k + 2.0) - jnp.log(k + 1.0)) / np.float32(np.log1p(range_max))
 
 
-def _draw(kind: str, key: Any, shape: tuple[int, ...], range_max: int) -> Any:
+def _draw(kind: str, key: Any, shape: tuple[int, ...], range_max: int, probs: tuple[float, ...] = ()) -> Any:
     u = jax.random.uniform(key, shape, jnp.float32)
+    if kind == "fixed_unigram":
+        cdf = jnp.cumsum(jnp.asarray(probs, jnp.float32))
+        return jnp.clip(jnp.searchsorted(cdf, u * cdf[-1], side="right"), 0, range_max - 1).astype(jnp.int32)
     if kind == "log_uniform":
         v = jnp.floor(jnp.exp(u * np.float32(np.log1p(range_max)))) - 1.0
     else:
@@ -58,7 +63,9 @@ def _draw(kind: str, key: Any, shape: tuple[int, ...], range_max: int) -> Any:
     return jnp.clip(v, 0, range_max - 1).astype(jnp.int32)
 
 
-def _prob(kind: str, k: Any, range_max: int) -> Any:
+def _prob(kind: str, k: Any, range_max: int, probs: tuple[float, ...] = ()) -> Any:
+    if kind == "fixed_unigram":
+        return jnp.asarray(probs, jnp.float32)[k.astype(jnp.int32)]
     if kind == "log_uniform":
         return _log_uniform_prob(k, range_max)
     return jnp.full(k.shape, 1.0 / range_max, jnp.float32)
@@ -73,10 +80,10 @@ def _expected(p: Any, num_sampled: int, num_tries: Any, unique: bool) -> Any:
 
 @register_op("CandidateSampler", num_outputs=3, stateful=True, random=True, default_name="candidate_sampler")
 def _candidate_sampler(ctx: Any, true_classes: Any, *, kind: str, num_sampled: int, unique: bool, range_max: int,
-                       out_dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+                       out_dtype: Any, seed: int, seed2: int, seeded: bool, probs: tuple[float, ...] = ()) -> Any:
     key = ctx.rng_key(seed, seed2)
     if not unique:
-        samples = _draw(kind, key, (num_sampled,), range_max)
+        samples = _draw(kind, key, (num_sampled,), range_max, probs)
         tries: Any = num_sampled
     else:
         def cond(st: Any) -> Any:
@@ -84,20 +91,20 @@ def _candidate_sampler(ctx: Any, true_classes: Any, *, kind: str, num_sampled: i
 
         def body(st: Any) -> Any:
             samples, count, tries = st
-            v = _draw(kind, jax.random.fold_in(key, tries), (), range_max)
+            v = _draw(kind, jax.random.fold_in(key, tries), (), range_max, probs)
             seen = jnp.any((samples == v) & (jnp.arange(num_sampled) < count))
             samples = jnp.where(seen, samples, samples.at[count].set(v))
             return samples, count + jnp.where(seen, 0, 1), tries + 1
 
         init = (jnp.zeros((num_sampled,), jnp.int32), jnp.int32(0), jnp.int32(0))
         samples, _, tries = jax.lax.while_loop(cond, body, init)
-    true_exp = _expected(_prob(kind, true_classes, range_max), num_sampled, tries, unique)
-    sampled_exp = _expected(_prob(kind, samples, range_max), num_sampled, tries, unique)
+    true_exp = _expected(_prob(kind, true_classes, range_max, probs), num_sampled, tries, unique)
+    sampled_exp = _expected(_prob(kind, samples, range_max, probs), num_sampled, tries, unique)
     return samples.astype(out_dtype.np_dtype), true_exp, sampled_exp
 
 
 def _sampler(kind: str, true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
-             seed: int | None, name: str | None) -> CandidateSamplerOutput:
+             seed: int | None, name: str | None, probs: tuple[float, ...] = ()) -> CandidateSamplerOutput:
     if unique and num_sampled > range_max:
         raise ValueError(f"{kind}_candidate_sampler: num_sampled ({num_sampled}) must be at most range_max "
                          f"({range_max}) when unique=True.")
@@ -106,6 +113,8 @@ def _sampler(kind: str, true_classes: Any, num_true: int, num_sampled: int, uniq
         raise TypeError(f"{kind}_candidate_sampler: true_classes must be integers, got {tc.dtype.name}.")
     attrs = {"kind": kind, "num_sampled": int(num_sampled), "unique": bool(unique), "range_max": int(range_max),
              "out_dtype": _dtypes.canonical(_dtypes.int64), **seed_attrs(seed)}
+    if probs:
+        attrs["probs"] = probs
     with op_scope(name, f"{kind.title().replace('_', '')}CandidateSampler", [tc]) as scope:
         s, t, e = apply_op("CandidateSampler", (tc,), attrs, name=scope)
     return CandidateSamplerOutput(s, t, e)
@@ -139,6 +148,42 @@ def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int
     """As :func:`log_uniform_candidate_sampler` with ``P(k) = 1 / range_max``,
     as ``tf.random.uniform_candidate_sampler``."""
     return _sampler("uniform", true_classes, num_true, num_sampled, unique, range_max, seed, name)
+
+
+def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                                    vocab_file: str = "", distortion: float = 1.0, num_reserved_ids: int = 0,
+                                    num_shards: int = 1, shard: int = 0, unigrams: Any = (), seed: int | None = None,
+                                    name: str | None = None) -> CandidateSamplerOutput:
+    """As :func:`log_uniform_candidate_sampler` with ``P(k)`` proportional to
+    ``unigrams[k - num_reserved_ids] ** distortion`` (reserved ids: 0), as
+    ``tf.random.fixed_unigram_candidate_sampler``.
+
+    Args:
+      vocab_file: a text file whose lines end in a count (``word,count``);
+        used instead of ``unigrams`` when given.
+      unigrams: the counts (or probabilities) of the classes after the
+        reserved ones.
+
+    Raises:
+      ValueError: ``range_max`` differs from ``num_reserved_ids`` plus the
+        number of counts; neither ``vocab_file`` nor ``unigrams``.
+      NotImplementedError: ``num_shards > 1``.
+    """
+    if num_shards != 1 or shard != 0:
+        raise NotImplementedError("fixed_unigram_candidate_sampler: num_shards > 1 is not supported.")
+    if vocab_file:
+        with open(vocab_file, encoding="utf-8") as f:
+            counts = [float(line.rstrip("\n").split(",")[-1]) for line in f if line.strip()]
+    else:
+        counts = [float(c) for c in unigrams]
+    if not counts:
+        raise ValueError("fixed_unigram_candidate_sampler: Must provide either vocab_file or unigrams.")
+    weights = np.concatenate([np.zeros(num_reserved_ids), np.power(np.asarray(counts, np.float64), distortion)])
+    if weights.size != range_max:
+        raise ValueError(f"fixed_unigram_candidate_sampler: range_max ({range_max}) must equal num_reserved_ids "
+                         f"({num_reserved_ids}) plus the number of unigrams ({len(counts)}).")
+    probs = tuple(float(p) for p in weights / weights.sum())
+    return _sampler("fixed_unigram", true_classes, num_true, num_sampled, unique, range_max, seed, name, probs)
 
 
 def compute_accidental_hits(true_classes: Any, sampled_candidates: Any, num_true: int, seed: int | None = None,
@@ -179,19 +224,12 @@ def _sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, sampled
     return logits, out_labels
 
 
-def _one_shard(x: Any, what: str) -> Any:
-    if isinstance(x, list | tuple):
-        if len(x) != 1:
-            raise NotImplementedError(f"{what} split over several shards is not supported; concatenate them.")
-        return x[0]
-    return x
-
-
 def _compute_sampled_logits(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: int,
                             num_classes: int, num_true: int, sampled_values: Any, subtract_log_q: bool,
-                            remove_accidental_hits: bool, seed: int | None) -> tuple[Any, Any]:
-    w = convert_to_tensor(_one_shard(weights, "weights"))
-    b = convert_to_tensor(_one_shard(biases, "biases"), dtype=w.dtype)
+                            remove_accidental_hits: bool, seed: int | None,
+                            partition_strategy: str) -> tuple[Any, Any]:
+    w = convert_to_tensor(sharded_table(weights, partition_strategy, "weights"))
+    b = convert_to_tensor(sharded_table(biases, partition_strategy, "biases"), dtype=w.dtype)
     x = convert_to_tensor(inputs, dtype=w.dtype)
     lab = convert_to_tensor(labels)
     if not _dtypes.as_dtype(lab.dtype).is_integer:
@@ -212,8 +250,10 @@ def nce_loss(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: i
     """The noise-contrastive estimation loss, as ``tf.compat.v1.nn.nce_loss``.
 
     Args:
-      weights: ``[num_classes, dim]`` class embeddings (or a list of one).
-      biases: ``[num_classes]``.
+      weights: ``[num_classes, dim]`` class embeddings, or their shards (a
+        list or a ``PartitionedVariable``, split by ``partition_strategy`` as
+        in ``embedding_lookup``).
+      biases: ``[num_classes]`` (or its shards).
       labels: ``[batch, num_true]`` integer classes.
       inputs: ``[batch, dim]`` activations.
       num_sampled: negative classes sampled per batch.
@@ -225,13 +265,11 @@ def nce_loss(weights: Any, biases: Any, labels: Any, inputs: Any, num_sampled: i
       ``[batch]`` per-example losses: the row sums of the sigmoid
       cross-entropies of the true (label ``1 / num_true``) and sampled
       (label 0) logits.
-
-    Raises:
-      NotImplementedError: ``weights`` split over several shards.
     """
     with op_scope(name, "nce_loss", [inputs, labels]) as scope:
         logits, lab = _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-                                              sampled_values, True, remove_accidental_hits, None)
+                                              sampled_values, True, remove_accidental_hits, None,
+                                              partition_strategy)
         losses = nn_ops.sigmoid_cross_entropy_with_logits(labels=lab, logits=logits, name="sampled_losses")
         return math_ops.reduce_sum(losses, 1, name=scope)
 
@@ -250,5 +288,6 @@ def sampled_softmax_loss(weights: Any, biases: Any, labels: Any, inputs: Any, nu
     """
     with op_scope(name, "sampled_softmax_loss", [inputs, labels]) as scope:
         logits, lab = _compute_sampled_logits(weights, biases, labels, inputs, num_sampled, num_classes, num_true,
-                                              sampled_values, True, remove_accidental_hits, seed)
+                                              sampled_values, True, remove_accidental_hits, seed,
+                                              partition_strategy)
         return nn_ops.softmax_cross_entropy_with_logits_v2(labels=stop_gradient(lab), logits=logits, name=scope)

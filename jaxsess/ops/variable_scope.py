@@ -14,8 +14,11 @@ inherited by nested scopes. ``variable_scope(name)`` also opens a name scope
 ``foo_1/`` while variables stay in ``foo/``); a variable's op name is its full
 scope path whatever the current name scope.
 
-Limits: partitioned variables (``partitioner``) raise ``NotImplementedError``;
-variables are resource variables (see :class:`jaxsess.Variable`;
+A ``partitioner`` (scope default or argument) makes :func:`get_variable`
+return a :class:`~jaxsess.ops.partitioned_variables.PartitionedVariable` of
+parts ``name/part_<i>``, as TF1 (graph mode; eagerly it is ignored, as TF).
+
+Limits: variables are resource variables (see :class:`jaxsess.Variable`;
 ``use_resource`` is accepted and ignored here).
 """
 
@@ -28,11 +31,20 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from jaxsess import dtypes as _dtypes
 from jaxsess.graph._graph import Graph, GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
-from jaxsess.ops import init_ops
+from jaxsess.ops import array_ops, init_ops
 from jaxsess.ops._core import default_np_dtype, executing_eagerly
+from jaxsess.ops.partitioned_variables import (
+    PartitionedVariable,
+    PartitionInfo,
+    SaveSliceInfo,
+    call_partitioner,
+    iter_slices,
+)
 from jaxsess.ops.state_ops import Variable
 
 __all__ = [
@@ -275,14 +287,15 @@ def _value_dtype(value: Any) -> _dtypes.DType:
     return _dtypes.canonical(default_np_dtype(value))
 
 
-def _call_initializer(initializer: Any, shape: list[int], dtype: _dtypes.DType) -> Any:
+def _call_initializer(initializer: Any, shape: list[int], dtype: _dtypes.DType,
+                      partition_info: PartitionInfo | None = None) -> Any:
     try:
         params = list(inspect.signature(initializer).parameters.values())
     except (TypeError, ValueError):
         params = []
     takes_partition = any(p.name == "partition_info" or p.kind is p.VAR_KEYWORD for p in params)
     if takes_partition:
-        return initializer(shape, dtype=dtype, partition_info=None)
+        return initializer(shape, dtype=dtype, partition_info=partition_info)
     return initializer(shape, dtype=dtype)
 
 
@@ -312,6 +325,7 @@ class _VariableStore:
 
     def __init__(self) -> None:
         self.vars: dict[str, Any] = {}
+        self.partitioned_vars: dict[str, PartitionedVariable] = {}
         self.variable_scopes_count: dict[str, int] = {}
         self.lock = threading.RLock()
         self._thread = _ScopeThread()
@@ -375,10 +389,15 @@ class _VariableStore:
             synchronization: Any = None,
             aggregation: Any = None,
         ) -> Any:
-            if partitioner is not None:
-                raise NotImplementedError(
-                    f"Partitioned variables are not supported by jaxsess (variable '{name}', "
-                    f"partitioner={partitioner!r})."
+            if partitioner is not None and not executing_eagerly():
+                return self._get_partitioned_variable(
+                    name, partitioner, shape, dtype, initializer, regularizer, reuse, trainable, collections,
+                    validate_shape, constraint,
+                )
+            if name in self.partitioned_vars:
+                raise ValueError(
+                    f"A partitioner was not provided, but a partitioned version of the variable was found: "
+                    f"{name}. Perhaps a variable of the same name was already created with partitioning?"
                 )
             return self._get_single_variable(
                 name, shape, dtype, initializer, regularizer, reuse, trainable, collections,
@@ -397,6 +416,92 @@ class _VariableStore:
             return custom_getter(true_getter, **kwargs)
         return true_getter(**kwargs)
 
+    def _get_partitioned_variable(
+        self,
+        name: str,
+        partitioner: Any,
+        shape: Any,
+        dtype: Any,
+        initializer: Any,
+        regularizer: Any,
+        reuse: Any,
+        trainable: Any,
+        collections: Any,
+        validate_shape: bool,
+        constraint: Any,
+    ) -> PartitionedVariable:
+        """Gets or creates the parts ``name/part_<i>``, as TF's ``_get_partitioned_variable``."""
+        if name in self.vars:
+            raise ValueError(
+                f"A partitioner was provided, but an unpartitioned version of the variable was found: {name}.  "
+                "Perhaps a variable of the same name was already created without partitioning?"
+            )
+        dtype = _dtypes.as_dtype(dtype)
+        shape = TensorShape(shape)
+        if isinstance(initializer, Tensor):
+            shape = shape.merge_with(initializer.shape)
+        partitions = None
+        if not reuse or partitioner:
+            partitions = call_partitioner(partitioner, shape, dtype)
+        with self.lock:
+            found = self.partitioned_vars.get(name)
+            if found is not None:
+                if reuse is False:
+                    raise ValueError(
+                        f"Partitioned variable with name {name} already exists. Did you mean to set reuse=True "
+                        "or reuse=tf.AUTO_REUSE in VarScope?"
+                    )
+                if not shape.is_compatible_with(found.get_shape()):
+                    raise ValueError(
+                        f"Trying to reuse partitioned variable {name}, but specified shape {shape} and found "
+                        f"shape {found.get_shape()}."
+                    )
+                if _dtypes.canonical(dtype) != _dtypes.canonical(found.dtype):
+                    raise ValueError(
+                        f"Trying to reuse partitioned variable {name}, but specified dtype {dtype.name} and "
+                        f"found dtype {found.dtype.name}."
+                    )
+                if partitions is not None and found._get_partitions() != partitions:
+                    raise ValueError(
+                        f"Trying to reuse partitioned variable {name}, but specified partitions {partitions} "
+                        f"and found partitions {found._get_partitions()}."
+                    )
+                return found
+            if reuse is True:
+                raise ValueError(
+                    f"PartitionedVariable {name} does not exist, or was not created with tf.get_variable(). "
+                    "Did you mean to set reuse=False or reuse=tf.AUTO_REUSE in VarScope?"
+                )
+            assert partitions is not None
+            full = [int(d) for d in shape.as_list()]
+            graph = get_default_graph()
+            parts = []
+            for i, (offset, part_shape) in enumerate(iter_slices(full, partitions)):
+                part_name = f"{name}/part_{i}"
+                info = PartitionInfo(full_shape=full, var_offset=offset)
+                init: Any = initializer
+                init_shape: Any = part_shape
+                if initializer is None:
+                    init = _default_initializer(name, dtype)
+                elif isinstance(initializer, Tensor):
+                    with graph.name_scope(part_name + "/PartitionedInitializer"):
+                        init = array_ops.slice(initializer, offset, part_shape)
+                    init_shape = None
+                elif not callable(initializer):
+                    index = tuple(slice(o, o + n) for o, n in zip(offset, part_shape, strict=True))
+                    init = np.asarray(initializer, dtype=dtype.np_dtype)[index]
+                    init_shape = None
+                part = self._get_single_variable(
+                    part_name, init_shape, dtype, init, regularizer, reuse, trainable, collections,
+                    validate_shape, constraint, partition_info=info,
+                )
+                part._save_slice_info = SaveSliceInfo(name, full, offset, part_shape)
+                parts.append(part)
+            pv = PartitionedVariable(name, full, dtype, parts, partitions)
+            if not executing_eagerly():
+                self.partitioned_vars[name] = pv
+            return pv
+
     def _get_single_variable(
         self,
         name: str,
@@ -409,6 +514,7 @@ class _VariableStore:
         collections: Any,
         validate_shape: bool,
         constraint: Any,
+        partition_info: PartitionInfo | None = None,
     ) -> Any:
         from_value = initializer is not None and not callable(initializer)
         if shape is not None and from_value:
@@ -446,7 +552,7 @@ class _VariableStore:
                     shape_l = [int(d) for d in shape.as_list()]
 
                     def init_val() -> Any:
-                        return _call_initializer(initializer, shape_l, dtype)
+                        return _call_initializer(initializer, shape_l, dtype, partition_info)
 
                     variable_dtype = dtype
                 elif _needs_no_arguments(initializer):
@@ -542,9 +648,12 @@ def get_variable(
       trainable: add to ``GraphKeys.TRAINABLE_VARIABLES`` (default True).
       collections: the collections to add to (default ``[GLOBAL_VARIABLES]``).
       custom_getter: ``fn(getter, name, *args, **kwargs)`` wrapping creation.
+      partitioner: ``fn(shape=TensorShape, dtype=DType) -> [parts per axis]``
+        (e.g. :func:`fixed_size_partitioner`); default: the scope's.
 
     Returns:
-      A :class:`~jaxsess.Variable`.
+      A :class:`~jaxsess.Variable`; with a partitioner, a
+      :class:`~jaxsess.ops.partitioned_variables.PartitionedVariable`.
 
     Raises:
       ValueError: the variable exists and reuse is off ("Variable foo/w
@@ -553,7 +662,6 @@ def get_variable(
         tf.get_variable(). …"); a shape or dtype differing from the existing
         variable's (names both); a shape that is not fully defined; a
         ``shape`` given with a value initializer.
-      NotImplementedError: a ``partitioner``.
     """
     return get_variable_scope().get_variable(
         _get_store(), name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,

@@ -14,7 +14,9 @@ import numpy as np
 
 from jaxsess import dtypes as _dtypes
 from jaxsess.graph._graph import Graph, GraphKeys, get_default_graph
+from jaxsess.ops import init_ops
 from jaxsess.ops.state_ops import Variable
+from jaxsess.ops.variable_scope import get_variable
 
 __all__ = ["get_global_step", "create_global_step", "get_or_create_global_step", "global_step", "assert_global_step"]
 
@@ -61,8 +63,8 @@ def create_global_step(graph: Graph | None = None) -> Variable:
     """Creates the global step variable (value 0), as ``tf.compat.v1.train.create_global_step``.
 
     Returns:
-      A non-trainable scalar ``int64`` ``Variable``
-      named ``global_step``.
+      A non-trainable scalar ``int64`` ``Variable`` made by ``get_variable``:
+      named ``global_step`` under the current variable scope.
 
     Raises:
       ValueError: ``graph`` already has a global step.
@@ -70,14 +72,18 @@ def create_global_step(graph: Graph | None = None) -> Variable:
     graph = graph or get_default_graph()
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')
+    # As TF: through ``get_variable``, so the current variable scope prefixes the
+    # name (``Model/global_step``) and its reuse flag applies.
     with graph.as_default(), graph.name_scope(None), graph.control_dependencies(None):
-        return Variable(
-            np.zeros((), dtype=_dtypes.canonical(_dtypes.int64).np_dtype),
-            trainable=False,
-            name=GLOBAL_STEP_NAME,
+        step: Variable = get_variable(
+            GLOBAL_STEP_NAME,
+            shape=[],
             dtype=_dtypes.canonical(_dtypes.int64),
+            initializer=init_ops.zeros_initializer(),
+            trainable=False,
             collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP],
         )
+        return step
 
 
 def get_or_create_global_step(graph: Graph | None = None) -> Any:

@@ -27,7 +27,7 @@ __all__ = [
     "Reduction", "compute_weighted_loss", "add_loss", "get_losses", "get_regularization_losses",
     "get_regularization_loss", "get_total_loss", "mean_squared_error", "absolute_difference",
     "softmax_cross_entropy", "sparse_softmax_cross_entropy", "sigmoid_cross_entropy", "huber_loss",
-    "log_loss", "hinge_loss",
+    "log_loss", "hinge_loss", "cosine_distance", "mean_pairwise_squared_error",
 ]
 
 
@@ -392,3 +392,65 @@ def sigmoid_cross_entropy(multi_class_labels: Any, logits: Any, weights: Any = 1
             labels = math_ops.add(math_ops.multiply(labels, 1.0 - label_smoothing), 0.5 * label_smoothing)
         losses = nn_ops.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits, name="xentropy")
         return compute_weighted_loss(losses, weights, s, loss_collection, reduction=reduction)
+
+
+def cosine_distance(labels: Any, predictions: Any, axis: int | None = None, weights: Any = 1.0,
+                    scope: str | None = None, loss_collection: str | None = GraphKeys.LOSSES,
+                    reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS, dim: int | None = None) -> Any:
+    """Weighted ``1 - sum(predictions * labels, axis)`` of unit-normalised inputs, reduced, as
+    ``tf.compat.v1.losses.cosine_distance`` (``dim`` is ``axis``'s deprecated name).
+
+    Raises:
+      ValueError: no ``axis``, ``None`` inputs, or incompatible shapes (TF's messages).
+    """
+    axis = axis if axis is not None else dim
+    if axis is None:
+        raise ValueError("You must specify argument `axis`.")
+    _require(labels, predictions)
+    with op_scope(scope, "cosine_distance_loss", [predictions, labels, weights]) as s:
+        predictions = math_ops.cast(predictions, _dtypes.float32)
+        labels = math_ops.cast(labels, _dtypes.float32)
+        _check_shapes(predictions, labels, "cosine_distance")
+        radial = math_ops.multiply(predictions, labels)
+        losses = math_ops.subtract(1.0, math_ops.reduce_sum(radial, axis=(axis,), keepdims=True))
+        return compute_weighted_loss(losses, weights, s, loss_collection, reduction=reduction)
+
+
+def mean_pairwise_squared_error(labels: Any, predictions: Any, weights: Any = 1.0, scope: str | None = None,
+                                loss_collection: str | None = GraphKeys.LOSSES) -> Any:
+    """The weighted mean over pairs of elements (within each batch entry) of the squared
+    difference of their ``predictions - labels`` differences, summed over the batch, as
+    ``tf.compat.v1.losses.mean_pairwise_squared_error``.
+
+    Args:
+      labels, predictions: ``[batch, d0, ..., dN]`` (cast to float32).
+      weights: a scalar, or of the inputs' rank with dimensions 1 or equal (``[batch, 1, ...]``).
+
+    Returns:
+      A float32 scalar (0 when no element has a non-zero weight).
+    """
+    _require(labels, predictions)
+    with op_scope(scope, "mean_pairwise_squared_error", [predictions, labels, weights]):
+        weights = _to_float32(weights)
+        labels = math_ops.cast(labels, _dtypes.float32)
+        predictions = math_ops.cast(predictions, _dtypes.float32)
+        _check_shapes(predictions, labels, "mean_pairwise_squared_error")
+        diffs = math_ops.subtract(predictions, labels)
+        rank = diffs.shape.ndims
+        if rank is None:
+            raise ValueError("mean_pairwise_squared_error: the rank of predictions must be known when the graph "
+                             "is built.")
+        axis = list(range(1, rank))
+        _check_broadcastable(weights, labels)
+        present = math_ops.where(math_ops.equal(weights, 0.0), array_ops.zeros_like(weights),
+                                 array_ops.ones_like(weights))
+        present = math_ops.multiply(present, array_ops.ones_like(diffs))
+        num = math_ops.reduce_sum(present, axis=axis, keepdims=True)
+        sum_sq = math_ops.reduce_sum(math_ops.square(diffs), axis=axis, keepdims=True)
+        term1 = 2.0 * _div_no_nan(sum_sq, math_ops.maximum(num - 1, 0.0), "value")
+        sum_diff = math_ops.reduce_sum(diffs, axis=axis, keepdims=True)
+        term2 = 2.0 * _div_no_nan(math_ops.square(sum_diff), math_ops.maximum(num * (num - 1), 0.0), "value")
+        loss = math_ops.reduce_sum(math_ops.multiply(term1 - term2, weights))
+        mean_loss = math_ops.where(math_ops.reduce_sum(num) > 0, loss, array_ops.zeros_like(loss), name="value")
+        add_loss(mean_loss, loss_collection)
+        return mean_loss

@@ -104,3 +104,5 @@ from jaxsess.ops.sparse_embedding_ops import (  # noqa: E402
     embedding_lookup_sparse as embedding_lookup_sparse,
     safe_embedding_lookup_sparse as safe_embedding_lookup_sparse,
 )
+
+silu = swish  # TF 2's name of the same function (tf.nn.silu is tf.nn.swish)

@@ -75,7 +75,8 @@ def _shape_n_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
 
 @register_op("ShapeN", num_outputs=lambda a: int(a["N"]), infer=_shape_n_infer, default_name="ShapeN")
 def _shape_n(*xs: Any, N: int, out_type: _dtypes.DType) -> Any:  # noqa: N803
-    return tuple(jnp.array(x.shape, dtype=out_type.np_dtype) for x in xs)
+    out = tuple(jnp.array(x.shape, dtype=out_type.np_dtype) for x in xs)
+    return out[0] if N == 1 else out
 
 
 def shape_n(input: Sequence[Any], out_type: Any = _dtypes.int32, name: str | None = None) -> list[Any]:  # noqa: A002
@@ -200,7 +201,7 @@ def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100, 
     ``[lo, hi]``; values outside go to the first or last bin, as ``tf.histogram_fixed_width_bins``.
 
     Returns:
-      ``dtype`` (int32/int64) of ``values``' shape.
+      int32 of ``values``' shape: TF 2.21 casts to int32 whatever ``dtype`` says, and so does jaxsess.
     """
     with op_scope(name, "histogram_fixed_width_bins", [values, value_range, nbins]):
         v = convert_to_tensor(values, name="values")
@@ -214,4 +215,4 @@ def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100, 
         scaled = math_ops.truediv(v - rng[0], rng[1] - rng[0])
         idx = math_ops.floor(nf * scaled)
         idx = math_ops.clip_by_value(idx, 0, nf - 1)
-        return array_ops.reshape(math_ops.cast(idx, dtype), shape)
+        return array_ops.reshape(math_ops.cast(idx, _dtypes.int32), shape)

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 import jaxsess as _jaxsess
-from jaxsess.graph._shape import Dimension, TensorShape
+from jaxsess.graph._shape import TensorShape
 from jaxsess.ops.indexing_ops import dimension_value as dimension_value
 
 v1 = _jaxsess
@@ -73,11 +73,11 @@ def path_to_str(path: Any) -> Any:
     return os.fspath(path) if isinstance(path, os.PathLike) else path
 
 
-def dimension_at_index(shape: Any, index: int) -> Dimension:
-    """Entry ``index`` of ``shape`` as a ``Dimension`` (unknown for an unknown rank), as
-    ``tf.compat.dimension_at_index``."""
+def dimension_at_index(shape: Any, index: int) -> int | None:
+    """Entry ``index`` of ``shape`` (``None`` when unknown, also for an unknown rank), as
+    ``tf.compat.dimension_at_index`` (jaxsess's shapes hold ints, as TF's v2 shapes)."""
     s = TensorShape(shape)
-    return Dimension(None) if s.dims is None else Dimension(s.as_list()[index])
+    return None if s.dims is None else s.as_list()[index]
 
 
 def forward_compatible(year: int, month: int, day: int) -> bool:

@@ -52,7 +52,8 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
             x = array_ops.reshape(x, [-1])
             axis = 0
         reps = np.ravel(static(repeats, "repeat", "repeats")).astype(np.int64)
-        dims = x.shape.as_list() if x.shape.dims is not None else None
+        xs = TensorShape(x.shape)
+        dims = xs.as_list() if xs.dims is not None else None
         if dims is None:
             raise ValueError(f"repeat: the rank of {label(x)} must be known when the graph is built.")
         if not -len(dims) <= axis < len(dims):
@@ -106,8 +107,9 @@ def parallel_stack(values: Sequence[Any], name: str = "parallel_stack") -> Any:
     with op_scope(name, "parallel_stack", values):
         xs = [convert_to_tensor(v) for v in values]
         for x in xs:
-            if not x.shape.is_fully_defined():
-                raise ValueError(f"parallel_stack: the shape of {label(x)} must be fully defined, got {x.shape}.")
+            if not TensorShape(x.shape).is_fully_defined():
+                raise ValueError(f"parallel_stack: the shape of {label(x)} must be fully defined, got "
+                                 f"{TensorShape(x.shape)}.")
         return array_ops.stack(xs, axis=0, name="ParallelConcat")
 
 
@@ -133,8 +135,8 @@ def ensure_shape(x: Any, shape: Any, name: str | None = None) -> Any:
     """
     t = convert_to_tensor(x, name="x")
     want = TensorShape(shape)
-    if not t.shape.is_compatible_with(want):
-        raise ValueError(f"Shapes {want} and {t.shape} are incompatible: ensure_shape of {label(t)}.")
+    if not TensorShape(t.shape).is_compatible_with(want):
+        raise ValueError(f"Shapes {want} and {TensorShape(t.shape)} are incompatible: ensure_shape of {label(t)}.")
     return apply_op("EnsureShape", (t,), {"shape": want}, name=name)
 
 
@@ -186,9 +188,10 @@ def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Any:
     x = convert_to_tensor(shape_x, name="shape_x")
     y = convert_to_tensor(shape_y, dtype=tensor_dtype(x), name="shape_y")
     for t in (x, y):
-        if t.shape.dims is None or len(t.shape.dims) != 1 or t.shape.as_list()[0] is None:
+        ts = TensorShape(t.shape)
+        if ts.dims is None or len(ts.dims) != 1 or ts.as_list()[0] is None:
             raise ValueError(f"broadcast_dynamic_shape: {label(t)} must be a 1-D tensor of known length, got "
-                             f"shape {t.shape}.")
+                             f"shape {ts}.")
     vx, vy = constant_value(x), constant_value(y)
     if vx is not None and vy is not None:
         broadcast_static_shape(vx.tolist(), vy.tolist())

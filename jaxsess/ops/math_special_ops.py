@@ -22,6 +22,7 @@ import numpy as np
 
 from jaxsess import dtypes as _dtypes
 from jaxsess.graph._registry import register_op
+from jaxsess.graph._shape import TensorShape
 from jaxsess.ops import array_ops, math_ops, segment_ops, spectral_ops
 from jaxsess.ops._args import label, op_scope, tensor_dtype
 from jaxsess.ops._core import apply_op, convert_to_tensor
@@ -254,7 +255,8 @@ def bitcast(input: Any, type: Any, name: str | None = None) -> Any:  # noqa: A00
     src = tensor_dtype(t)
     n_in, n_out = np.dtype(src.np_dtype).itemsize, np.dtype(want.np_dtype).itemsize
     if n_in < n_out:
-        dims = t.shape.as_list() if t.shape.dims is not None else None
+        ts = TensorShape(t.shape)
+        dims = ts.as_list() if ts.dims is not None else None
         if dims is not None and (not dims or dims[-1] not in (None, n_out // n_in)):
             raise ValueError(f"Cannot bitcast from {src.name} to {want.name}: the last dimension of "
                              f"{label(t)} must be {n_out // n_in}, got shape {dims}.")

@@ -222,8 +222,10 @@ from jaxsess.ops.custom_gradient import (
     NotDifferentiable as NotDifferentiable,
     RegisterGradient as RegisterGradient,
     custom_gradient as custom_gradient,
+    grad_pass_through as grad_pass_through,
     identity_n as identity_n,
     no_gradient as no_gradient,
+    recompute_grad as recompute_grad,
 )
 from jaxsess.ops.data_flow_ops import (
     FIFOQueue as FIFOQueue,
@@ -237,6 +239,7 @@ from jaxsess.ops.functional_ops import (
     foldr as foldr,
     map_fn as map_fn,
     scan as scan,
+    vectorized_map as vectorized_map,
 )
 from jaxsess.ops.gradients import (
     AggregationMethod as AggregationMethod,

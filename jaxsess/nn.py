@@ -106,6 +106,10 @@ from jaxsess.ops.sparse_embedding_ops import (  # noqa: E402
 )
 
 silu = swish  # TF 2's name of the same function (tf.nn.silu is tf.nn.swish)
+from jaxsess.ops.candidate_samplers import (  # noqa: E402
+    all_candidate_sampler as all_candidate_sampler,
+    fixed_unigram_candidate_sampler as fixed_unigram_candidate_sampler,
+)
 from jaxsess.ops.nn_surface_ops import (  # noqa: E402
     avg_pool_v2 as avg_pool_v2,
     batch_norm_with_global_normalization as batch_norm_with_global_normalization,

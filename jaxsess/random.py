@@ -19,6 +19,10 @@ __all__ = [
     "set_random_seed", "set_seed", "get_seed", "gamma", "poisson",
 ]
 
+from jaxsess.ops.candidate_samplers import (  # noqa: E402
+    all_candidate_sampler as all_candidate_sampler,
+    fixed_unigram_candidate_sampler as fixed_unigram_candidate_sampler,
+)
 from jaxsess.ops.sampled_losses import (  # noqa: E402
     log_uniform_candidate_sampler as log_uniform_candidate_sampler,
     uniform_candidate_sampler as uniform_candidate_sampler,

@@ -523,6 +523,7 @@ from jaxsess.ops.sparse_ops import (
     sparse_transpose as sparse_transpose,
     string_split as string_split,
 )
+from jaxsess.ops.sparse_surface_ops import to_indicator as _sparse_to_indicator
 from jaxsess.ops.sparse_tensor import (
     SparseTensor as SparseTensor,
     SparseTensorValue as SparseTensorValue,
@@ -611,6 +612,7 @@ from jaxsess.ops.variable_scope import (
 from jaxsess.version import GIT_VERSION as GIT_VERSION, VERSION as VERSION
 
 get_static_value = constant_value
+sparse_to_indicator = _sparse_to_indicator
 scalar_mul = math.scalar_mul
 get_logger = logging.get_logger
 # tf.dtypes also holds these ops (dtypes.py sits below the ops layer, so they are set here)

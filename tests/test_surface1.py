@@ -223,3 +223,61 @@ def test_uniform_unit_scaling_initializer_range() -> None:
         val = sess.run(v)
     limit = 2.0 * np.sqrt(3 / 12)
     assert val.shape == (12, 3) and np.all(np.abs(val) <= limit) and np.abs(val).max() > limit / 2
+
+
+def test_stateless_random_seed_and_dtype_errors() -> None:
+    with pytest.raises(ValueError, match=r"seed must be an int32/int64 tensor of shape \[2\]"):
+        tf.random.stateless_uniform([2], seed=tf.constant([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"minval and maxval must be both"):
+        tf.random.stateless_uniform([2], seed=[1, 2], maxval=None, dtype=tf.int64)
+    with pytest.raises(ValueError, match=r"floating dtype"):
+        tf.random.stateless_normal([2], seed=[1, 2], dtype=tf.int32)
+
+
+def test_lu_and_tridiagonal_errors() -> None:
+    with pytest.raises(TypeError, match=r"lu: expected a float"):
+        tf.linalg.lu(tf.constant([[1, 2], [3, 4]]))
+    lu, p = tf.linalg.lu(tf.constant([[2.0, 1.0], [1.0, 3.0]]))
+    with pytest.raises(ValueError, match=r"rhs .* must be \[\.\.\., 2, K\]"):
+        tf.linalg.lu_solve(lu, p, tf.ones([3, 1]))
+    with pytest.raises(TypeError, match=r"perm must be int32 or int64"):
+        tf.linalg.lu_reconstruct(lu, tf.cast(p, tf.float32))
+    with pytest.raises(ValueError, match=r"unrecognized diagonals_format 'banded'"):
+        tf.linalg.tridiagonal_solve(tf.ones([3, 2]), tf.ones([2, 1]), diagonals_format="banded")
+
+
+def test_nn_surface_errors() -> None:
+    with pytest.raises(ValueError, match=r"rank 3, 4 or 5"):
+        tf.nn.avg_pool_v2(tf.zeros([2, 3]), 2, 2, "VALID")
+    with pytest.raises(ValueError, match=r"data_format 'NWC'"):
+        tf.nn.conv1d_transpose(tf.zeros([1, 4, 2]), tf.zeros([2, 3, 2]), [1, 8, 3], 2, data_format="NCW")
+    with pytest.raises(ValueError, match=r"at least rank 1"):
+        tf.nn.compute_average_loss(tf.constant(1.0))
+    with pytest.raises(TypeError, match=r"variance_epsilon and scale_after_normalization"):
+        tf.nn.batch_norm_with_global_normalization(tf.zeros([1, 2]), 0.0, 1.0, 0.0, 1.0)
+
+
+def test_candidate_sampler_errors_and_determinism() -> None:
+    labels = tf.constant([[1]], tf.int64)
+    with pytest.raises(ValueError, match=r"len\(unigrams\) is 2, expected"):
+        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 1, False, 3, unigrams=[1, 2])
+    with pytest.raises(ValueError, match=r"exceeds the number of ids"):
+        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 3, True, 3, unigrams=[1, 0, 2])
+    with pytest.raises(ValueError, match=r"no vocab_file"):
+        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 1, False, 3, vocab_file="v.txt")
+    s = tf.nn.fixed_unigram_candidate_sampler(labels, 1, 2, True, 3, unigrams=[1, 0, 2], seed=7)
+    with tf.Session() as sess:
+        got = sess.run(s.sampled_candidates)
+    assert sorted(got.tolist()) == [0, 2]  # the zero-count id is never drawn
+
+
+def test_sparse_surface_and_grad_pass_through() -> None:
+    with pytest.raises(ValueError, match=r"axis 3 is out of range"):
+        tf.sparse.expand_dims(tf.SparseTensor([[0, 1]], [1.0], [2, 3]), 3)
+    x = tf.constant([0.4, 1.6])
+    y = tf.grad_pass_through(lambda v: tf.round(v) * 3.0)(x)
+    g = tf.gradients(tf.reduce_sum(y), x)[0]
+    ind = tf.sparse.to_indicator(tf.SparseTensor([[0, 0], [0, 1]], tf.constant([1, 9], tf.int64), [1, 2]), 3)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(g), [1.0, 1.0])
+        np.testing.assert_array_equal(sess.run(ind), [[False, True, False]])  # id 9 outside the vocabulary

@@ -11,6 +11,8 @@ installs the ``Tensor`` operators and the notebook displays.
 from jaxsess import (
     _display,
     app as app,
+    bitwise as bitwise,
+    config as config,
     contrib as contrib,
     data as data,
     debugging as debugging,
@@ -69,11 +71,14 @@ from jaxsess._tfproto import (
     AttrValue as AttrValue,
     Event as Event,
     GraphDef as GraphDef,
+    GraphOptions as GraphOptions,
     HistogramProto as HistogramProto,
     MetaGraphDef as MetaGraphDef,
     NodeDef as NodeDef,
+    OptimizerOptions as OptimizerOptions,
     RunMetadata as RunMetadata,
     RunOptions as RunOptions,
+    SessionLog as SessionLog,
     Summary as Summary,
     TensorProto as TensorProto,
 )
@@ -138,6 +143,15 @@ from jaxsess.ops._core import (
     stop_gradient as stop_gradient,
     tuple_ as tuple,  # noqa: F401 - TF1 name
 )
+from jaxsess.ops.array_extra_ops import (
+    broadcast_dynamic_shape as broadcast_dynamic_shape,
+    broadcast_static_shape as broadcast_static_shape,
+    ensure_shape as ensure_shape,
+    histogram_fixed_width_bins as histogram_fixed_width_bins,
+    parallel_stack as parallel_stack,
+    repeat as repeat,
+    shape_n as shape_n,
+)
 from jaxsess.ops.array_ops import (
     broadcast_to as broadcast_to,
     concat as concat,
@@ -164,6 +178,13 @@ from jaxsess.ops.array_ops import (
     unstack as unstack,
     zeros as zeros,
     zeros_like as zeros_like,
+)
+from jaxsess.ops.check_extra_ops import (
+    assert_near as assert_near,
+    assert_proper_iterable as assert_proper_iterable,
+    assert_rank_in as assert_rank_in,
+    assert_same_float_dtype as assert_same_float_dtype,
+    is_numeric_tensor as is_numeric_tensor,
 )
 from jaxsess.ops.check_ops import (
     Assert as Assert,
@@ -192,13 +213,20 @@ from jaxsess.ops.clip_ops import (
     clip_by_norm as clip_by_norm,
     global_norm as global_norm,
 )
-from jaxsess.ops.control_flow import case as case, cond as cond, while_loop as while_loop
+from jaxsess.ops.control_flow import (
+    case as case,
+    cond as cond,
+    switch_case as switch_case,
+    while_loop as while_loop,
+)
 from jaxsess.ops.custom_gradient import (
     NotDifferentiable as NotDifferentiable,
     RegisterGradient as RegisterGradient,
     custom_gradient as custom_gradient,
+    grad_pass_through as grad_pass_through,
     identity_n as identity_n,
     no_gradient as no_gradient,
+    recompute_grad as recompute_grad,
 )
 from jaxsess.ops.data_flow_ops import (
     FIFOQueue as FIFOQueue,
@@ -212,6 +240,7 @@ from jaxsess.ops.functional_ops import (
     foldr as foldr,
     map_fn as map_fn,
     scan as scan,
+    vectorized_map as vectorized_map,
 )
 from jaxsess.ops.gradients import (
     AggregationMethod as AggregationMethod,
@@ -219,8 +248,16 @@ from jaxsess.ops.gradients import (
     gradients as gradients,
     hessians as hessians,
 )
+from jaxsess.ops.graph_scopes import (
+    container as container,
+    init_scope as init_scope,
+)
 from jaxsess.ops.image_io_ops import read_file as read_file, write_file as write_file
 from jaxsess.ops.image_ops import random_crop as random_crop
+from jaxsess.ops.indexed_slices import (
+    IndexedSlices as IndexedSlices,
+    convert_to_tensor_or_indexed_slices as convert_to_tensor_or_indexed_slices,
+)
 from jaxsess.ops.indexing_ops import (
     dimension_value as dimension_value,
     meshgrid as meshgrid,
@@ -243,6 +280,7 @@ from jaxsess.ops.init_ops import (
     random_normal_initializer as random_normal_initializer,
     random_uniform_initializer as random_uniform_initializer,
     truncated_normal_initializer as truncated_normal_initializer,
+    uniform_unit_scaling_initializer as uniform_unit_scaling_initializer,
     variance_scaling_initializer as variance_scaling_initializer,
     zeros_initializer as zeros_initializer,
 )
@@ -301,9 +339,14 @@ from jaxsess.ops.linalg_solvers import (
 from jaxsess.ops.logging_ops import Print as Print, print_v2 as print  # noqa: F401 - TF1 names
 from jaxsess.ops.math_extra_ops import (
     betainc as betainc,
+    cross as cross,
     igamma as igamma,
     igammac as igammac,
     invert_permutation as invert_permutation,
+    is_non_decreasing as is_non_decreasing,
+    is_strictly_increasing as is_strictly_increasing,
+    lbeta as lbeta,
+    log_sigmoid as log_sigmoid,
     polygamma as polygamma,
     searchsorted as searchsorted,
     unravel_index as unravel_index,
@@ -384,6 +427,15 @@ from jaxsess.ops.math_ops import (
     where as where,
     where_v2 as where_v2,
 )
+from jaxsess.ops.math_special_ops import (
+    bitcast as bitcast,
+    saturate_cast as saturate_cast,
+    to_complex64 as to_complex64,
+    to_complex128 as to_complex128,
+    truncatediv as truncatediv,
+    truncatemod as truncatemod,
+    unsorted_segment_sqrt_n as unsorted_segment_sqrt_n,
+)
 from jaxsess.ops.nn_impl import (
     accumulate_n as accumulate_n,
     argsort as argsort,
@@ -424,6 +476,7 @@ from jaxsess.ops.script_ops import (
     numpy_function as numpy_function,
     py_func as py_func,
     py_function as py_function,
+    timestamp as timestamp,
 )
 from jaxsess.ops.segment_ops import (
     bincount as bincount,
@@ -477,6 +530,7 @@ from jaxsess.ops.sparse_ops import (
     sparse_transpose as sparse_transpose,
     string_split as string_split,
 )
+from jaxsess.ops.sparse_surface_ops import to_indicator as _sparse_to_indicator
 from jaxsess.ops.sparse_tensor import (
     SparseTensor as SparseTensor,
     SparseTensorValue as SparseTensorValue,
@@ -546,6 +600,7 @@ from jaxsess.ops.string_ops import (
 )
 from jaxsess.ops.template import make_template as make_template
 from jaxsess.ops.tensor_array_ops import TensorArray as TensorArray
+from jaxsess.ops.tensor_util import make_ndarray as make_ndarray, make_tensor_proto as make_tensor_proto
 from jaxsess.ops.variable_checks import (
     assert_variables_initialized as assert_variables_initialized,
     is_variable_initialized as is_variable_initialized,
@@ -564,6 +619,11 @@ from jaxsess.ops.variable_scope import (
 from jaxsess.version import GIT_VERSION as GIT_VERSION, VERSION as VERSION
 
 get_static_value = constant_value
+sparse_to_indicator = _sparse_to_indicator
+get_logger = logging.get_logger
+# tf.dtypes also holds these ops (dtypes.py sits below the ops layer, so they are set here)
+dtypes.cast, dtypes.complex, dtypes.as_string, dtypes.saturate_cast = (  # type: ignore[attr-defined]
+    cast, complex, as_string, saturate_cast)
 reverse_v2 = reverse
 tensor_scatter_update = tensor_scatter_nd_update
 tensor_scatter_add = tensor_scatter_nd_add

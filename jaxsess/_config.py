@@ -11,6 +11,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxsess import _tfproto
+
 __all__ = ["ConfigProto", "GPUOptions", "apply_gpu_options", "enable_compilation_cache", "compilation_cache_dir"]
 
 
@@ -85,7 +87,10 @@ class ConfigProto:
         no effect, since every job of an in-process cluster is this process.
       inter_op_parallelism_threads, intra_op_parallelism_threads,
       operation_timeout_in_ms, graph_options, isolate_session_state: accepted
-        and ignored (XLA schedules its own threads).
+        and ignored (XLA schedules its own threads; every plan is XLA-compiled,
+        so ``graph_options.optimizer_options.global_jit_level`` is moot).
+        ``graph_options`` is TF's ``GraphOptions`` message, so
+        ``config.graph_options.optimizer_options.global_jit_level = ON_1`` works.
     """
 
     allow_soft_placement: bool = False
@@ -95,7 +100,7 @@ class ConfigProto:
     inter_op_parallelism_threads: int = 0
     intra_op_parallelism_threads: int = 0
     operation_timeout_in_ms: int = 0
-    graph_options: Any = None
+    graph_options: Any = field(default_factory=_tfproto.GraphOptions)
     isolate_session_state: bool = False
     log_compilations: bool = False
     plan_cache_size: int = 256
@@ -117,7 +122,7 @@ class ConfigProto:
         return [
             name
             for name in self._IGNORED
-            if getattr(self, name) != defaults[name].default
+            if getattr(self, name) != (_tfproto.GraphOptions() if name == "graph_options" else defaults[name].default)
         ]
 
 

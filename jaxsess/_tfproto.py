@@ -79,6 +79,9 @@ __all__ = [
     "SavedModel",
     "SignatureDef",
     "TensorInfo",
+    "GraphOptions",
+    "OptimizerOptions",
+    "SessionLog",
     "dtype_to_enum",
     "enum_to_dtype",
     "ndarray_to_tensor_proto",
@@ -108,6 +111,9 @@ RunMetadata = config_pb2.RunMetadata
 VersionDef = versions_pb2.VersionDef
 SignatureDef = meta_graph_pb2.SignatureDef
 TensorInfo = meta_graph_pb2.TensorInfo
+GraphOptions = config_pb2.GraphOptions
+OptimizerOptions = config_pb2.OptimizerOptions
+SessionLog = event_pb2.SessionLog
 
 
 def _declare_bundle_protos() -> tuple[Any, Any, Any]:

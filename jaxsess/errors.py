@@ -29,6 +29,8 @@ __all__ = [
     "DATA_LOSS",
     "UNAUTHENTICATED",
     "OpError",
+    "error_code_from_exception_type",
+    "exception_type_from_error_code",
     "CancelledError",
     "UnknownError",
     "InvalidArgumentError",
@@ -137,3 +139,29 @@ InternalError = _make("InternalError", INTERNAL, "An internal invariant broke.")
 UnavailableError = _make("UnavailableError", UNAVAILABLE, "A runtime is unavailable.")
 DataLossError = _make("DataLossError", DATA_LOSS, "Unrecoverable data loss or corruption.")
 UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, "The request is unauthenticated.")
+
+_CODE_TO_CLASS: dict[int, type[OpError]] = {
+    c(None, None, "").error_code: c
+    for c in (CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
+              AlreadyExistsError, PermissionDeniedError, ResourceExhaustedError, FailedPreconditionError,
+              AbortedError, OutOfRangeError, UnimplementedError, InternalError, UnavailableError, DataLossError,
+              UnauthenticatedError)
+}
+
+
+def exception_type_from_error_code(error_code: int) -> type[OpError]:
+    """The ``OpError`` subclass of a canonical code, as ``tf.errors.exception_type_from_error_code``.
+
+    Raises:
+      KeyError: not a code of an error class (``OK`` included), as TF.
+    """
+    return _CODE_TO_CLASS[error_code]
+
+
+def error_code_from_exception_type(cls: type[OpError]) -> int:
+    """The canonical code of an ``OpError`` subclass, as ``tf.errors.error_code_from_exception_type``
+    (``UNKNOWN`` for any other class, as TF)."""
+    for code, c in _CODE_TO_CLASS.items():
+        if c is cls:
+            return code
+    return UNKNOWN

@@ -50,3 +50,16 @@ lstsq = matrix_solve_ls
 solve = matrix_solve
 triangular_solve = matrix_triangular_solve
 set_diag = matrix_set_diag
+from jaxsess.ops.linalg_lu_ops import (  # noqa: E402
+    lu as lu,
+    lu_matrix_inverse as lu_matrix_inverse,
+    lu_reconstruct as lu_reconstruct,
+    lu_solve as lu_solve,
+    normalize as normalize,
+    tridiagonal_matmul as tridiagonal_matmul,
+    tridiagonal_solve as tridiagonal_solve,
+)
+from jaxsess.ops.linalg_ops import diag as _diag, diag_part as _diag_part  # noqa: E402
+
+tensor_diag = _diag  # tf.linalg.tensor_diag is tf.diag
+tensor_diag_part = _diag_part

@@ -138,3 +138,15 @@ from jaxsess.ops.segment_ops import (
 from jaxsess.ops.spectral_ops import angle as angle, imag as imag, real as real
 
 divide_no_nan = div_no_nan
+from jaxsess import _math_special as special  # noqa: E402, F401 - tf.math.special
+from jaxsess.ops.math_special_ops import (  # noqa: E402
+    bessel_i0 as bessel_i0,
+    bessel_i1 as bessel_i1,
+    erfcinv as erfcinv,
+    nextafter as nextafter,
+    truncatediv as truncatediv,
+    truncatemod as truncatemod,
+    unsorted_segment_sqrt_n as unsorted_segment_sqrt_n,
+    xlog1py as xlog1py,
+)
+from jaxsess.ops.nn_impl import zero_fraction as zero_fraction  # noqa: E402

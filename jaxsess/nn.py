@@ -105,3 +105,15 @@ from jaxsess.ops.sparse_embedding_ops import (  # noqa: E402
     embedding_lookup_sparse as embedding_lookup_sparse,
     safe_embedding_lookup_sparse as safe_embedding_lookup_sparse,
 )
+
+silu = swish  # TF 2's name of the same function (tf.nn.silu is tf.nn.swish)
+from jaxsess.ops.candidate_samplers import all_candidate_sampler as all_candidate_sampler  # noqa: E402
+from jaxsess.ops.nn_surface_ops import (  # noqa: E402
+    avg_pool_v2 as avg_pool_v2,
+    batch_norm_with_global_normalization as batch_norm_with_global_normalization,
+    compute_average_loss as compute_average_loss,
+    conv1d_transpose as conv1d_transpose,
+    conv_transpose as conv_transpose,
+    max_pool_v2 as max_pool_v2,
+    scale_regularization_loss as scale_regularization_loss,
+)

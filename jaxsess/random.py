@@ -18,3 +18,17 @@ __all__ = [
     "normal", "uniform", "truncated_normal", "shuffle", "categorical", "multinomial",
     "set_random_seed", "set_seed", "get_seed", "gamma", "poisson",
 ]
+
+from jaxsess.ops.candidate_samplers import all_candidate_sampler as all_candidate_sampler  # noqa: E402
+from jaxsess.ops.sampled_losses import (  # noqa: E402
+    fixed_unigram_candidate_sampler as fixed_unigram_candidate_sampler,
+    log_uniform_candidate_sampler as log_uniform_candidate_sampler,
+    uniform_candidate_sampler as uniform_candidate_sampler,
+)
+from jaxsess.ops.stateless_random_ops import (  # noqa: E402
+    stateless_categorical as stateless_categorical,
+    stateless_multinomial as stateless_multinomial,
+    stateless_normal as stateless_normal,
+    stateless_truncated_normal as stateless_truncated_normal,
+    stateless_uniform as stateless_uniform,
+)

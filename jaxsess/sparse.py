@@ -31,5 +31,10 @@ from jaxsess.ops.sparse_tensor import SparseTensor as SparseTensor, sparse_place
 __all__ = [
     "SparseTensor", "add", "concat", "from_dense", "matmul", "placeholder", "reduce_max", "reduce_sum", "reorder", "reshape",
     "retain", "slice", "softmax", "sparse_dense_matmul", "to_dense", "transpose", "fill_empty_rows", "maximum",
-    "minimum", "split",
+    "minimum", "split", "eye", "expand_dims", "to_indicator",
 ]
+from jaxsess.ops.sparse_surface_ops import (  # noqa: E402
+    expand_dims as expand_dims,
+    eye as eye,
+    to_indicator as to_indicator,
+)

@@ -25,7 +25,8 @@ from jaxsess.graph._graph import Graph, Tensor, get_default_graph, reset_default
 from jaxsess.ops._core import convert_to_tensor
 from jaxsess.ops.gradients import jacobian
 
-__all__ = ["compute_gradient", "compute_gradient_error", "TestCase", "main", "is_gpu_available", "gpu_device_name"]
+__all__ = ["compute_gradient", "compute_gradient_error", "TestCase", "main", "is_gpu_available", "gpu_device_name",
+           "get_temp_dir", "is_built_with_cuda", "is_built_with_rocm", "is_built_with_gpu_support", "is_built_with_xla"]
 
 DEFAULT_GRAPH_SEED = 87654321  # TF's random_seed.DEFAULT_GRAPH_SEED
 
@@ -286,3 +287,35 @@ def is_gpu_available(cuda_only: bool = False, min_cuda_compute_capability: tuple
 def gpu_device_name() -> str:
     """``'/device:GPU:0'`` when a GPU is available, else ``''``, as ``tf.test.gpu_device_name``."""
     return "/device:GPU:0" if _gpus() else ""
+
+
+def get_temp_dir() -> str:
+    """A temporary directory for this process's tests (made once, kept), as ``tf.test.get_temp_dir``."""
+    global _TEMP_DIR
+    if _TEMP_DIR is None:
+        _TEMP_DIR = tempfile.mkdtemp(prefix="tf")
+    return _TEMP_DIR
+
+
+_TEMP_DIR: str | None = None
+
+
+def is_built_with_cuda() -> bool:
+    """Whether JAX has a CUDA backend here (jaxsess is not built; this asks JAX), as
+    ``tf.test.is_built_with_cuda``."""
+    return any("rocm" not in getattr(d.client, "platform_version", "").lower() for d in _gpus())
+
+
+def is_built_with_rocm() -> bool:
+    """Whether JAX has a ROCm backend here, as ``tf.test.is_built_with_rocm``."""
+    return any("rocm" in getattr(d.client, "platform_version", "").lower() for d in _gpus())
+
+
+def is_built_with_gpu_support() -> bool:
+    """Whether JAX has a GPU backend here, as ``tf.test.is_built_with_gpu_support``."""
+    return bool(_gpus())
+
+
+def is_built_with_xla() -> bool:
+    """``True``: every jaxsess graph is compiled by XLA, as ``tf.test.is_built_with_xla``."""
+    return True

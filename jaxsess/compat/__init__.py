@@ -8,14 +8,19 @@ works under either import.
 
 from __future__ import annotations
 
+import contextlib
+import datetime
 import numbers
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 import jaxsess as _jaxsess
+from jaxsess.graph._shape import TensorShape
+from jaxsess.ops.indexing_ops import dimension_value as dimension_value
 
 v1 = _jaxsess
 sys.modules[__name__ + ".v1"] = _jaxsess
@@ -68,7 +73,35 @@ def path_to_str(path: Any) -> Any:
     return os.fspath(path) if isinstance(path, os.PathLike) else path
 
 
+def dimension_at_index(shape: Any, index: int) -> int | None:
+    """Entry ``index`` of ``shape`` (``None`` when unknown, also for an unknown rank), as
+    ``tf.compat.dimension_at_index`` (jaxsess's shapes hold ints, as TF's v2 shapes)."""
+    s = TensorShape(shape)
+    return None if s.dims is None else s.as_list()[index]
+
+
+def forward_compatible(year: int, month: int, day: int) -> bool:
+    """Whether the forward-compatibility horizon is past ``year-month-day``, as
+    ``tf.compat.forward_compatible`` (jaxsess follows TF 2.21: the horizon is its release,
+    moved by :func:`forward_compatibility_horizon`)."""
+    return _HORIZON[-1] > datetime.date(year, month, day)
+
+
+@contextlib.contextmanager
+def forward_compatibility_horizon(year: int, month: int, day: int) -> Iterator[None]:
+    """Moves the horizon of :func:`forward_compatible` inside the block, as
+    ``tf.compat.forward_compatibility_horizon`` (for tests)."""
+    _HORIZON.append(datetime.date(year, month, day))
+    try:
+        yield
+    finally:
+        _HORIZON.pop()
+
+
+_HORIZON = [datetime.date(2026, 1, 16)]  # TF 2.21.0's
+
 __all__ = [
+    "dimension_value", "dimension_at_index", "forward_compatible", "forward_compatibility_horizon",
     "v1", "as_bytes", "as_text", "as_str", "as_str_any", "path_to_str", "bytes_or_text_types", "integral_types",
     "real_types", "complex_types",
 ]

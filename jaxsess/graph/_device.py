@@ -7,6 +7,7 @@ specs such as ``/job:localhost`` or ``/device:GPU:*``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import sys
@@ -50,12 +51,19 @@ class DeviceSpec:
 
     @classmethod
     def from_string(cls, spec: str) -> DeviceSpec:
-        """Parses ``spec``, as ``tf.DeviceSpec.from_string`` (see :func:`parse_device`)."""
+        """Parses ``spec`` (see :func:`parse_device`), as ``tf.DeviceSpec.from_string``."""
         return parse_device(spec)
 
     def make_merged_spec(self, dev: DeviceSpec) -> DeviceSpec:
-        """This spec with ``dev``'s set fields taking precedence, as ``tf.DeviceSpec.make_merged_spec``."""
+        """This spec with ``dev``'s specified fields on top, as ``tf.DeviceSpec.make_merged_spec``."""
         return self.merge(dev)
+
+    def replace(self, **kwargs: Any) -> DeviceSpec:
+        """A copy with the named fields changed, as ``tf.DeviceSpec.replace``."""
+        return dataclasses.replace(self, **kwargs)
+
+    def __str__(self) -> str:
+        return self.to_string()
 
     def merge(self, inner: DeviceSpec) -> DeviceSpec:
         return DeviceSpec(

@@ -60,7 +60,7 @@ from jaxsess.ops.check_ops import Assert
 from jaxsess.ops.shape_ops import stack
 from jaxsess.ops.tensor_array_ops import TensorArray, build_ta_with_new_flow, carry_value, is_unallocated
 
-__all__ = ["cond", "case", "while_loop"]
+__all__ = ["cond", "case", "while_loop", "switch_case"]
 
 # -- cond / case -----------------------------------------------------------------
 
@@ -578,3 +578,40 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
     if len(result) == 1 and not return_same_structure:
         return result[0]
     return result
+
+
+def switch_case(branch_index: Any, branch_fns: Any, default: Callable[[], Any] | None = None,
+                name: str = "switch_case") -> Any:
+    """The result of ``branch_fns[branch_index]``, as ``tf.switch_case`` (lowered to ``lax.switch``).
+
+    Args:
+      branch_index: an int32 scalar tensor or value.
+      branch_fns: a list of callables, a dict ``{int: callable}`` with keys
+        ``0..n-1``, or a list of ``(int, callable)`` pairs.
+      default: called for an index outside ``[0, n)``; when ``None``, the last
+        branch is (as TF).
+
+    Raises:
+      TypeError: a branch is not callable; ValueError: no branches, or keys not ``0..n-1``.
+    """
+    if isinstance(branch_fns, dict):
+        branch_fns = sorted(branch_fns.items())
+    fns = list(branch_fns)
+    if fns and isinstance(fns[0], tuple):
+        keys = [k for k, _ in fns]
+        if sorted(keys) != list(range(len(keys))):
+            raise ValueError(f"branch indices (keys) must form contiguous range of [0 to {len(keys)}) but "
+                             f"found {{{', '.join(str(k) for k in keys)}}}")
+        fns = [f for _, f in sorted(fns, key=lambda kv: kv[0])]
+    if not fns:
+        raise ValueError("Must provide at least one item in `branch_fns`")
+    if executing_eagerly():
+        i = int(branch_index)
+        return (fns[i] if 0 <= i < len(fns) else default or fns[-1])()
+    with get_default_graph().name_scope(name):
+        idx = convert_to_tensor(branch_index, dtype=_dtypes.int32, name="branch_index")
+        out_of_range = math_ops.logical_or(math_ops.less(idx, 0), math_ops.greater_equal(idx, len(fns)))
+        if default is not None:
+            fns = [*fns, default]
+        idx = math_ops.where(out_of_range, convert_to_tensor(len(fns) - 1, dtype=_dtypes.int32), idx)
+        return _build_branches("Case", idx, fns, "indexed_case", "switch_case")

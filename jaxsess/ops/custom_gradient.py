@@ -36,7 +36,7 @@ from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly
 
 __all__ = [
     "RegisterGradient", "NotDifferentiable", "no_gradient", "custom_gradient", "identity_n",
-    "gradient_function", "GradientFunction",
+    "gradient_function", "GradientFunction", "recompute_grad", "grad_pass_through",
 ]
 
 GradientFunction = Callable[..., Any]
@@ -313,3 +313,24 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
         return tree_util.tree_unflatten(result_def, outs[:n_out])
 
     return decorated
+
+
+def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``f`` itself, as ``tf.recompute_grad``: TF recomputes ``f``'s activations in the backward
+    pass to save memory; the values and gradients are the same, and XLA schedules the memory."""
+    return f
+
+
+def grad_pass_through(f: Callable[..., Any]) -> Callable[..., Any]:
+    """``f`` with an identity gradient (the straight-through estimator), as ``tf.grad_pass_through``:
+    ``y = f(x)`` forward, ``dy/dx`` taken as the identity backward."""
+
+    @custom_gradient
+    def passed(*args: Any) -> Any:
+        def grad(*grads: Any, variables: Any = None) -> Any:
+            out = grads if len(grads) > 1 else grads[0]
+            return out if variables is None else (out, [None] * len(variables))
+
+        return f(*args), grad
+
+    return passed

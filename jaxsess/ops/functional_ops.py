@@ -40,7 +40,7 @@ from jaxsess.ops._subgraph import (
     trace_subgraph,
 )
 
-__all__ = ["scan", "map_fn", "foldl", "foldr", "einsum", "scan_loop"]
+__all__ = ["scan", "map_fn", "foldl", "foldr", "einsum", "scan_loop", "vectorized_map"]
 
 
 # -- the Scan op ------------------------------------------------------------------------
@@ -424,3 +424,11 @@ def einsum(equation: str, *inputs: Any, name: str | None = None, **kwargs: Any) 
     if xs:
         xs = [convert_to_tensor(x, dtype=xs[0].dtype) for x in inputs]
     return apply_op("Einsum", xs, {"equation": eq}, name=name)
+
+
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
+    """``fn`` applied to each slice of ``elems`` along the leading axis, results stacked, as
+    ``tf.vectorized_map``: the values of :func:`map_fn` (whose ``Scan`` XLA compiles), output
+    dtypes inferred from ``fn``; TF's pfor vectorisation is not reproduced."""
+    return map_fn(fn, elems, name="vectorized_map")

@@ -409,3 +409,26 @@ def _as_initializer(init: Any) -> Any:
         return init()
     return init
 
+
+
+class UniformUnitScaling(Initializer):
+    """Samples uniformly from ``[-m, m)``, ``m = factor * sqrt(3 / input_size)`` with
+    ``input_size`` the product of all dimensions but the last (at least 1), as
+    ``tf.compat.v1.uniform_unit_scaling_initializer`` (deprecated in TF)."""
+
+    def __init__(self, factor: float = 1.0, seed: int | None = None, dtype: Any = _dtypes.float32) -> None:
+        self.factor, self.seed = factor, seed
+        self.dtype = _float_dtype(_dtypes.as_dtype(dtype), "uniform_unit_scaling_initializer")
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        d = self._dtype(dtype)
+        dims = _shape_list(shape)
+        input_size = max(float(np.prod(dims[:-1])) if len(dims) > 1 else 1.0, 1.0)
+        max_val = math.sqrt(3 / input_size) * self.factor
+        return random_ops.random_uniform(dims, -max_val, max_val, d, seed=self.seed)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"factor": self.factor, "seed": self.seed, "dtype": self.dtype.name}
+
+
+uniform_unit_scaling_initializer = UniformUnitScaling

@@ -23,6 +23,7 @@ with the Python exception as its cause.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,7 +36,7 @@ from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly, string_array
 from jaxsess.ops.check_ops import require_no_assign_before
 
-__all__ = ["py_func", "numpy_function", "py_function"]
+__all__ = ["py_func", "numpy_function", "py_function", "timestamp"]
 
 
 def _outputs_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
@@ -153,22 +154,39 @@ def numpy_function(func: Callable[..., Any], inp: Sequence[Any], Tout: Any, stat
     return py_func(func, inp, Tout, stateful=stateful, name=name)
 
 
-class _EagerValue(np.ndarray):
-    """An argument of a :func:`py_function` function: a NumPy array with
-    ``EagerTensor``'s ``numpy()`` (a scalar gives a NumPy scalar, or ``bytes``)."""
+class EagerValue(np.ndarray):
+    """A NumPy array with ``.numpy()``: what the function of :func:`py_function` receives,
+    standing for TF's ``EagerTensor`` (``.numpy()`` of a 0-d value gives a NumPy scalar,
+    of a string scalar ``bytes``, as TF)."""
 
     def numpy(self) -> Any:
-        value = np.asarray(self)
-        return value[()] if value.ndim == 0 else value
+        arr = self.view(np.ndarray)
+        return arr[()] if arr.ndim == 0 else arr.copy()
 
 
-def py_function(func: Callable[..., Any], inp: Sequence[Any], Tout: Any, name: str | None = None) -> Any:
-    """Runs ``func`` as a graph op, as ``tf.py_function``: its arguments are
-    NumPy arrays with a ``numpy()`` method (as TF's eager tensors have); it
-    returns NumPy values or Python numbers (TF ops inside ``func`` are not
-    run eagerly). Outputs, shapes and errors as :func:`py_func`."""
-
+def _eager_args(func: Callable[..., Any]) -> Callable[..., Any]:
     def call(*args: Any) -> Any:
-        return func(*[np.asarray(a).view(_EagerValue) for a in args])
+        return func(*(np.asarray(a).view(EagerValue) for a in args))
 
-    return py_func(call, inp, Tout, name=name)
+    return call
+
+
+def py_function(func: Callable[..., Any], inp: Sequence[Any], Tout: Any, name: str | None = None) -> Any:  # noqa: N803
+    """Runs ``func`` on the host as a graph op, as ``tf.py_function``.
+
+    As :func:`py_func`, except that ``func`` receives :class:`EagerValue` arrays
+    (NumPy arrays with TF's ``.numpy()``) instead of plain arrays; it may
+    return NumPy values or such arrays. Unlike TF, ``func`` cannot run
+    TensorFlow ops on its arguments (there is no eager mode inside a graph
+    run). Ops are named ``EagerPyFunc``.
+    """
+    return py_func(_eager_args(func), inp, Tout, name=name or "EagerPyFunc")
+
+
+def timestamp(name: str | None = None) -> Any:
+    """The host's time at run time, in seconds since the epoch (a float64 scalar), as
+    ``tf.timestamp``; a host op (see :func:`py_func`), evaluated once per run."""
+    out = py_func(lambda: np.float64(time.time()), [], _dtypes.float64, name=name or "Timestamp")
+    if not executing_eagerly():
+        out.set_shape([])
+    return out

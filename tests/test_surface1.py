@@ -210,7 +210,7 @@ def test_small_utilities() -> None:
     with pytest.raises(ValueError, match=r"ignore_existing"):
         with tf.colocate_with(None):
             pass
-    with pytest.raises(TypeError, match=r"colocate_with: expected"):
+    with pytest.raises(TypeError, match=r"colocate_with expects an Operation, Tensor or Variable"):
         with tf.colocate_with(3):
             pass
     assert tf.dtypes.saturate_cast is tf.saturate_cast and tf.nn.silu is tf.nn.swish
@@ -259,12 +259,10 @@ def test_nn_surface_errors() -> None:
 
 def test_candidate_sampler_errors_and_determinism() -> None:
     labels = tf.constant([[1]], tf.int64)
-    with pytest.raises(ValueError, match=r"len\(unigrams\) is 2, expected"):
+    with pytest.raises(ValueError, match=r"range_max \(3\) must equal num_reserved_ids"):
         tf.nn.fixed_unigram_candidate_sampler(labels, 1, 1, False, 3, unigrams=[1, 2])
-    with pytest.raises(ValueError, match=r"exceeds the number of ids"):
-        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 3, True, 3, unigrams=[1, 0, 2])
-    with pytest.raises(ValueError, match=r"no vocab_file"):
-        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 1, False, 3, vocab_file="v.txt")
+    with pytest.raises(ValueError, match=r"Must provide either vocab_file or unigrams"):
+        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 1, False, 3)
     s = tf.nn.fixed_unigram_candidate_sampler(labels, 1, 2, True, 3, unigrams=[1, 0, 2], seed=7)
     with tf.Session() as sess:
         got = sess.run(s.sampled_candidates)

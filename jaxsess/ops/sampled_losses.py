@@ -14,6 +14,7 @@ from TF's generator: the same seed gives other candidates than TF. Pass
 
 from __future__ import annotations
 
+import collections
 from typing import Any, NamedTuple
 
 import jax
@@ -44,6 +45,13 @@ class CandidateSamplerOutput(NamedTuple):
     sampled_candidates: Any
     true_expected_count: Any
     sampled_expected_count: Any
+
+
+# TF's samplers return namedtuples named after their ops, with CandidateSamplerOutput's fields.
+_NAMED = {
+    kind: collections.namedtuple(f"{title}CandidateSampler", CandidateSamplerOutput._fields)  # type: ignore[misc]
+    for kind, title in (("log_uniform", "LogUniform"), ("uniform", "Uniform"), ("fixed_unigram", "FixedUnigram"))
+}
 
 
 def _log_uniform_prob(k: Any, range_max: int) -> Any:
@@ -104,7 +112,7 @@ def _candidate_sampler(ctx: Any, true_classes: Any, *, kind: str, num_sampled: i
 
 
 def _sampler(kind: str, true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
-             seed: int | None, name: str | None, probs: tuple[float, ...] = ()) -> CandidateSamplerOutput:
+             seed: int | None, name: str | None, probs: tuple[float, ...] = ()) -> tuple[Any, Any, Any]:
     if unique and num_sampled > range_max:
         raise ValueError(f"{kind}_candidate_sampler: num_sampled ({num_sampled}) must be at most range_max "
                          f"({range_max}) when unique=True.")
@@ -117,11 +125,11 @@ def _sampler(kind: str, true_classes: Any, num_true: int, num_sampled: int, uniq
         attrs["probs"] = probs
     with op_scope(name, f"{kind.title().replace('_', '')}CandidateSampler", [tc]) as scope:
         s, t, e = apply_op("CandidateSampler", (tc,), attrs, name=scope)
-    return CandidateSamplerOutput(s, t, e)
+    return _NAMED[kind](s, t, e)  # type: ignore[call-arg, no-any-return]
 
 
 def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
-                                  seed: int | None = None, name: str | None = None) -> CandidateSamplerOutput:
+                                  seed: int | None = None, name: str | None = None) -> tuple[Any, Any, Any]:
     """Samples ``num_sampled`` classes from the log-uniform (Zipfian)
     distribution ``P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)``, as
     ``tf.random.log_uniform_candidate_sampler``.
@@ -144,7 +152,7 @@ def log_uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled:
 
 
 def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
-                              seed: int | None = None, name: str | None = None) -> CandidateSamplerOutput:
+                              seed: int | None = None, name: str | None = None) -> tuple[Any, Any, Any]:
     """As :func:`log_uniform_candidate_sampler` with ``P(k) = 1 / range_max``,
     as ``tf.random.uniform_candidate_sampler``."""
     return _sampler("uniform", true_classes, num_true, num_sampled, unique, range_max, seed, name)
@@ -153,7 +161,7 @@ def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int
 def fixed_unigram_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool, range_max: int,
                                     vocab_file: str = "", distortion: float = 1.0, num_reserved_ids: int = 0,
                                     num_shards: int = 1, shard: int = 0, unigrams: Any = (), seed: int | None = None,
-                                    name: str | None = None) -> CandidateSamplerOutput:
+                                    name: str | None = None) -> tuple[Any, Any, Any]:
     """As :func:`log_uniform_candidate_sampler` with ``P(k)`` proportional to
     ``unigrams[k - num_reserved_ids] ** distortion`` (reserved ids: 0), as
     ``tf.random.fixed_unigram_candidate_sampler``.

@@ -393,6 +393,7 @@ from jaxsess.ops.nn_impl import (
 from jaxsess.ops.parsing_ops import (
     FixedLenFeature as FixedLenFeature,
     FixedLenSequenceFeature as FixedLenSequenceFeature,
+    VarLenFeature as VarLenFeature,
     decode_csv as decode_csv,
     decode_raw as decode_raw,
     parse_example as parse_example,

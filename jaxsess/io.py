@@ -22,6 +22,7 @@ from jaxsess.ops.image_io_ops import (
 from jaxsess.ops.parsing_ops import (
     FixedLenFeature as FixedLenFeature,
     FixedLenSequenceFeature as FixedLenSequenceFeature,
+    VarLenFeature as VarLenFeature,
     decode_csv as decode_csv,
     decode_raw as decode_raw,
     parse_example as parse_example,
@@ -41,5 +42,5 @@ __all__ = [
     "tf_record_iterator", "PaddingFIFOQueue", "QueueBase", "RandomShuffleQueue",
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg",
     "encode_png", "read_file", "write_file",
-    "decode_base64", "encode_base64",
+    "decode_base64", "encode_base64", "VarLenFeature",
 ]

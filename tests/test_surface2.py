@@ -96,3 +96,31 @@ def test_fftshift_axes() -> None:
     x = tf.constant(np.arange(6).reshape(2, 3))
     np.testing.assert_array_equal(_run(tf.signal.fftshift(x, axes=-1)), [[2, 0, 1], [5, 3, 4]])
     np.testing.assert_array_equal(_run(tf.signal.ifftshift(tf.signal.fftshift(x))), np.arange(6).reshape(2, 3))
+
+
+# -- parsing: VarLenFeature -----------------------------------------------------------------------
+
+
+def _example(**feature: object) -> bytes:
+    return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+
+def test_varlen_feature_sparse_output_and_errors() -> None:
+    rec = _example(x=tf.train.Feature(float_list=tf.train.FloatList(value=[1.0, 2.0])))
+    g = tf.Graph()
+    with g.as_default():
+        s = tf.placeholder(tf.string, [None])
+        sp = tf.io.parse_example(s, {"x": tf.io.VarLenFeature(tf.float32)})["x"]
+        assert isinstance(sp, tf.SparseTensor) and sp.dtype == tf.float32
+        dense = tf.sparse.to_dense(sp)
+        with tf.Session() as sess:
+            v, d = sess.run([sp, dense], {s: [rec, _example()]})
+            np.testing.assert_array_equal(v.indices, [[0, 0], [0, 1]])
+            np.testing.assert_array_equal(v.dense_shape, [2, 2])
+            np.testing.assert_array_equal(d, [[1.0, 2.0], [0.0, 0.0]])
+            # wrong kind: TF's message
+            wrong = tf.io.parse_example(s, {"x": tf.io.VarLenFeature(tf.int64)})["x"]
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Data types don't match"):
+                sess.run(wrong, {s: [rec]})
+    with pytest.raises(TypeError, match="sparse_types"):
+        tf.io.parse_example(["x"], {"x": tf.io.VarLenFeature(tf.int32)})

@@ -529,7 +529,9 @@ from jaxsess.ops.string_ops import (
     regex_replace as regex_replace,
     string_join as string_join,
     string_strip as string_strip,
+    string_to_hash_bucket as string_to_hash_bucket,
     string_to_hash_bucket_fast as string_to_hash_bucket_fast,
+    string_to_hash_bucket_strong as string_to_hash_bucket_strong,
     substr as substr,
 )
 from jaxsess.ops.template import make_template as make_template

@@ -124,3 +124,25 @@ def test_varlen_feature_sparse_output_and_errors() -> None:
                 sess.run(wrong, {s: [rec]})
     with pytest.raises(TypeError, match="sparse_types"):
         tf.io.parse_example(["x"], {"x": tf.io.VarLenFeature(tf.int32)})
+
+
+# -- strings: hash buckets -------------------------------------------------------------------------
+
+
+def test_hash64_and_siphash_match_tf() -> None:
+    from jaxsess._fingerprint import hash64, siphash24
+
+    # TF 2.21: tf.strings.to_hash_bucket(['', 'abcdefghijklmnopq'], 2**62), _strong(..., [1, 2])
+    assert hash64(b"") % 2**62 == 105434511174508091
+    assert hash64(b"abcdefghijklmnopq") % 2**62 == 3675176827060214941
+    assert siphash24((1, 2), b"") % 2**62 == 443797209252341627
+    assert siphash24((1, 2), b"abcdefghijklmnopq") % 2**62 == 2589293315738655589
+
+
+def test_hash_bucket_errors() -> None:
+    with pytest.raises(ValueError, match="num_buckets must be >= 1"):
+        tf.strings.to_hash_bucket(["a"], 0)
+    with pytest.raises(ValueError, match="Key must have 2 elements"):
+        tf.strings.to_hash_bucket_strong(["a"], 3, [1])
+    with pytest.raises(TypeError, match="expected a string tensor"):
+        tf.string_to_hash_bucket(tf.constant([1]), 3)

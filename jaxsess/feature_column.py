@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from jaxsess import dtypes as _dtypes
+from jaxsess import dtypes as _dtypes, gfile
 from jaxsess.graph._graph import Tensor
 from jaxsess.ops import feature_column_ops as _fc_ops
 from jaxsess.ops._core import convert_to_tensor
@@ -43,6 +43,7 @@ from jaxsess.ops.math_ops import (
     sqrt,
     where,
 )
+from jaxsess.ops.parsing_ops import FixedLenFeature, VarLenFeature
 from jaxsess.ops.variable_scope import get_variable, variable_scope
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "numeric_column", "categorical_column_with_vocabulary_list", "categorical_column_with_identity",
     "categorical_column_with_hash_bucket", "bucketized_column", "crossed_column", "indicator_column",
     "embedding_column", "weighted_categorical_column", "input_layer", "linear_model", "WeightedCategoricalColumn",
+    "VocabularyFileCategoricalColumn", "categorical_column_with_vocabulary_file", "make_parse_example_spec",
 ]
 
 
@@ -183,6 +185,42 @@ class VocabularyListCategoricalColumn(NamedTuple):
         x = _raw_feature(features, self.key)
         _check_dtype(self.key, self.dtype == _dtypes.string, x)
         return _fc_ops.categorical_ids(x, "vocabulary", vocabulary=self.vocabulary_list, default_value=self.default_value,
+                                       num_oov_buckets=self.num_oov_buckets)
+
+
+class VocabularyFileCategoricalColumn(NamedTuple):
+    """Ids of a feature's values in a vocabulary file (one value a line), as TF1's
+    ``VocabularyFileCategoricalColumn``; the file is read when the ids are built."""
+
+    key: str
+    vocabulary_file: str
+    vocabulary_size: int
+    num_oov_buckets: int
+    dtype: _dtypes.DType
+    default_value: int
+    file_format: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The column's name: its ``key``."""
+        return self.key
+
+    @property
+    def num_buckets(self) -> int:
+        """The number of ids: ``vocabulary_size + num_oov_buckets``."""
+        return self.vocabulary_size + self.num_oov_buckets
+
+    def _ids(self, features: Mapping[str, Any]) -> Any:
+        x = _raw_feature(features, self.key)
+        _check_dtype(self.key, self.dtype == _dtypes.string, x)
+        with gfile.GFile(self.vocabulary_file, "rb") as f:
+            lines = [line.rstrip(b"\n") for line in f.read().splitlines(keepends=True)][:self.vocabulary_size]
+        if len(lines) < self.vocabulary_size:
+            raise ValueError(f"Invalid vocab_size {self.vocabulary_size} > the {len(lines)} lines of "
+                             f"{self.vocabulary_file} (column {self.key}).")
+        vocab = tuple(v.decode("utf-8") for v in lines) if self.dtype == _dtypes.string else \
+            tuple(int(v) for v in lines)
+        return _fc_ops.categorical_ids(x, "vocabulary", vocabulary=vocab, default_value=self.default_value,
                                        num_oov_buckets=self.num_oov_buckets)
 
 
@@ -343,10 +381,10 @@ def _ids_and_weights(column: Any, features: Mapping[str, Any]) -> tuple[Any, Any
     return column._ids(features), weights
 
 
-CategoricalColumn = (VocabularyListCategoricalColumn | IdentityCategoricalColumn | HashedCategoricalColumn
-                     | BucketizedColumn | CrossedColumn | WeightedCategoricalColumn)
-_CATEGORICAL = (VocabularyListCategoricalColumn, IdentityCategoricalColumn, HashedCategoricalColumn,
-                BucketizedColumn, CrossedColumn, WeightedCategoricalColumn)
+CategoricalColumn = (VocabularyListCategoricalColumn | VocabularyFileCategoricalColumn | IdentityCategoricalColumn
+                     | HashedCategoricalColumn | BucketizedColumn | CrossedColumn | WeightedCategoricalColumn)
+_CATEGORICAL = (VocabularyListCategoricalColumn, VocabularyFileCategoricalColumn, IdentityCategoricalColumn,
+                HashedCategoricalColumn, BucketizedColumn, CrossedColumn, WeightedCategoricalColumn)
 
 
 def _combine(params: Any, ids: Any, combiner: str, weights: Any = None) -> Any:
@@ -455,6 +493,44 @@ def categorical_column_with_vocabulary_list(key: str, vocabulary_list: Sequence[
     return VocabularyListCategoricalColumn(key, vocab, dt, int(default_value), int(num_oov_buckets))
 
 
+def categorical_column_with_vocabulary_file(key: str, vocabulary_file: str, vocabulary_size: int | None = None,
+                                            num_oov_buckets: int = 0, default_value: int | None = None,
+                                            dtype: Any = _dtypes.string) -> VocabularyFileCategoricalColumn:
+    """Ids of values in the vocabulary file ``vocabulary_file`` (one value a line, the
+    first ``vocabulary_size`` lines; default: all, counted now), as
+    ``tf.compat.v1.feature_column.categorical_column_with_vocabulary_file``.
+
+    A value's id is its line number; other values get ``vocabulary_size +
+    Fingerprint64(value) % num_oov_buckets`` when ``num_oov_buckets > 0``, else
+    ``default_value`` (``None``/``-1``: ignored).
+
+    Raises:
+      ValueError: no file, a missing file, ``vocabulary_size < 1``, a negative
+        ``num_oov_buckets``, both ``default_value`` and ``num_oov_buckets``, a
+        ``dtype`` that is neither string nor integer (TF's messages).
+    """
+    if not vocabulary_file:
+        raise ValueError(f"Missing vocabulary_file in {key}.")
+    if vocabulary_size is None:
+        if not gfile.exists(vocabulary_file):
+            raise ValueError(f"vocabulary_file in {key} does not exist.")
+        with gfile.GFile(vocabulary_file, "rb") as f:
+            vocabulary_size = len(f.read().splitlines())
+    if vocabulary_size < 1:
+        raise ValueError(f"Invalid vocabulary_size in {key}.")
+    if num_oov_buckets:
+        if default_value is not None:
+            raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
+        if num_oov_buckets < 0:
+            raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    dt = _dtypes.as_dtype(dtype)
+    if not (dt == _dtypes.string or dt.is_integer):
+        raise ValueError(f"dtype must be string or integer. dtype: {dt}, column_name: {key}")
+    _check_key(key)
+    return VocabularyFileCategoricalColumn(key, str(vocabulary_file), int(vocabulary_size), int(num_oov_buckets or 0),
+                                           dt, -1 if default_value is None else int(default_value))
+
+
 def categorical_column_with_identity(key: str, num_buckets: int,
                                      default_value: int | None = None) -> IdentityCategoricalColumn:
     """Integer features as their own ids in ``[0, num_buckets)``, as
@@ -529,8 +605,8 @@ def crossed_column(keys: Sequence[Any], hash_bucket_size: int, hash_key: int | N
             raise ValueError(f"categorical_column_with_hash_bucket is not supported for crossing. Hashing before "
                              f"crossing will increase probability of collision. Instead, use the feature name "
                              f"as a string. Given: {k}")
-        if not isinstance(k, str | VocabularyListCategoricalColumn | IdentityCategoricalColumn
-                          | BucketizedColumn | CrossedColumn):
+        if not isinstance(k, str | VocabularyListCategoricalColumn | VocabularyFileCategoricalColumn
+                          | IdentityCategoricalColumn | BucketizedColumn | CrossedColumn):
             raise ValueError(f"Unsupported key type. All keys must be either string, or categorical column "
                              f"except HashedCategoricalColumn. Given: {k}")
     return CrossedColumn(keys, int(hash_bucket_size), hash_key)
@@ -700,3 +776,51 @@ def linear_model(features: Mapping[str, Any], feature_columns: Sequence[Any], un
             cols_to_vars["bias"] = [bias]
         total = add_n(weighted_sums) if len(weighted_sums) > 1 else weighted_sums[0]
         return total + bias
+
+
+def _parse_spec(column: Any) -> dict[str, Any]:
+    """The ``parse_example`` features of one column, as TF1's ``_parse_example_spec``."""
+    if isinstance(column, NumericColumn):
+        default = column.default_value
+        if default is not None and not isinstance(default, tuple):
+            default = tuple(np.asarray(default).reshape(-1).tolist())
+        return {column.key: FixedLenFeature(column.shape, column.dtype, default)}
+    if isinstance(column, VocabularyListCategoricalColumn | VocabularyFileCategoricalColumn
+                  | HashedCategoricalColumn):
+        return {column.key: VarLenFeature(column.dtype)}
+    if isinstance(column, IdentityCategoricalColumn):
+        return {column.key: VarLenFeature(_dtypes.int64)}
+    if isinstance(column, BucketizedColumn):
+        return _parse_spec(column.source_column)
+    if isinstance(column, IndicatorColumn | EmbeddingColumn):
+        return _parse_spec(column.categorical_column)
+    if isinstance(column, WeightedCategoricalColumn):
+        return {**_parse_spec(column.categorical_column),
+                column.weight_feature_key: VarLenFeature(column.dtype)}
+    if isinstance(column, CrossedColumn):
+        spec: dict[str, Any] = {}
+        for k in column.keys:
+            spec.update({k: VarLenFeature(_dtypes.string)} if isinstance(k, str) else _parse_spec(k))
+        return spec
+    raise ValueError(f"All feature_columns must be _FeatureColumn instances. Given: {column}")
+
+
+def make_parse_example_spec(feature_columns: Sequence[Any]) -> dict[str, Any]:
+    """The ``features`` argument of ``parse_example`` for ``feature_columns``, as
+    ``tf.compat.v1.feature_column.make_parse_example_spec``: a numeric column gives a
+    ``FixedLenFeature`` (its shape, dtype and default), a categorical column a
+    ``VarLenFeature`` (a weighted one also its float32 weights), a bucketized,
+    indicator or embedding column its source's, a crossed column its keys'.
+
+    Raises:
+      ValueError: an item that is not a feature column, or one key given two
+        different specs (TF's messages).
+    """
+    result: dict[str, Any] = {}
+    for column in feature_columns:
+        for key, spec in _parse_spec(column).items():
+            if key in result and result[key] != spec:
+                raise ValueError(f"feature_columns contain different parse_spec for key {key}. "
+                                 f"Given {spec} and {result[key]}")
+            result[key] = spec
+    return result

@@ -146,3 +146,30 @@ def test_hash_bucket_errors() -> None:
         tf.strings.to_hash_bucket_strong(["a"], 3, [1])
     with pytest.raises(TypeError, match="expected a string tensor"):
         tf.string_to_hash_bucket(tf.constant([1]), 3)
+
+
+# -- feature columns -------------------------------------------------------------------------------
+
+
+def test_vocabulary_file_column_errors(tmp_path) -> None:
+    path = tmp_path / "v.txt"
+    path.write_text("a\nb\n")
+    col = tf.feature_column.categorical_column_with_vocabulary_file("k", str(path))
+    assert col.vocabulary_size == 2 and col.num_buckets == 2
+    with pytest.raises(ValueError, match="Invalid vocabulary_size in k"):
+        tf.feature_column.categorical_column_with_vocabulary_file("k", str(path), vocabulary_size=0)
+    with pytest.raises(ValueError, match="Invalid num_oov_buckets -1 in k"):
+        tf.feature_column.categorical_column_with_vocabulary_file("k", str(path), num_oov_buckets=-1)
+    with pytest.raises(ValueError, match="Missing vocabulary_file"):
+        tf.feature_column.categorical_column_with_vocabulary_file("k", "")
+    too_big = tf.feature_column.categorical_column_with_vocabulary_file("k", str(path), vocabulary_size=5)
+    with pytest.raises(ValueError, match="Invalid vocab_size 5"):
+        tf.feature_column.input_layer({"k": [["a"]]}, [tf.feature_column.indicator_column(too_big)])
+
+
+def test_make_parse_example_spec_conflict() -> None:
+    fc = tf.feature_column
+    with pytest.raises(ValueError, match="different parse_spec for key k"):
+        fc.make_parse_example_spec([fc.numeric_column("k"), fc.categorical_column_with_hash_bucket("k", 3)])
+    spec = fc.make_parse_example_spec([fc.categorical_column_with_identity("i", 4)])
+    assert spec == {"i": tf.io.VarLenFeature(tf.int64)}

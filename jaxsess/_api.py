@@ -433,6 +433,12 @@ from jaxsess.ops.segment_ops import (
     unsorted_segment_prod as unsorted_segment_prod,
     unsorted_segment_sum as unsorted_segment_sum,
 )
+from jaxsess.ops.serialization_ops import (
+    decode_compressed as decode_compressed,
+    matching_files as matching_files,
+    parse_tensor as parse_tensor,
+    serialize_tensor as serialize_tensor,
+)
 from jaxsess.ops.space_ops import (
     batch_to_space as batch_to_space,
     batch_to_space_nd as batch_to_space_nd,

@@ -28,6 +28,13 @@ from jaxsess.ops.parsing_ops import (
     parse_example as parse_example,
     parse_single_example as parse_single_example,
 )
+from jaxsess.ops.serialization_ops import (
+    decode_compressed as decode_compressed,
+    match_filenames_once as match_filenames_once,
+    matching_files as matching_files,
+    parse_tensor as parse_tensor,
+    serialize_tensor as serialize_tensor,
+)
 from jaxsess.ops.string_ops import decode_base64 as decode_base64, encode_base64 as encode_base64
 from jaxsess.python_io import (
     TFRecordCompressionType as TFRecordCompressionType,
@@ -42,5 +49,6 @@ __all__ = [
     "tf_record_iterator", "PaddingFIFOQueue", "QueueBase", "RandomShuffleQueue",
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg",
     "encode_png", "read_file", "write_file",
-    "decode_base64", "encode_base64", "VarLenFeature",
+    "decode_base64", "encode_base64", "VarLenFeature", "decode_compressed", "match_filenames_once",
+    "matching_files", "parse_tensor", "serialize_tensor",
 ]

@@ -173,3 +173,50 @@ def test_make_parse_example_spec_conflict() -> None:
         fc.make_parse_example_spec([fc.numeric_column("k"), fc.categorical_column_with_hash_bucket("k", 3)])
     spec = fc.make_parse_example_spec([fc.categorical_column_with_identity("i", 4)])
     assert spec == {"i": tf.io.VarLenFeature(tf.int64)}
+
+
+# -- tf.io: serialized tensors, compression, globbing ----------------------------------------------
+
+
+def test_serialize_parse_roundtrip_and_errors() -> None:
+    x = np.array([[1, 2], [3, 4]], np.int32)
+    g = tf.Graph()
+    with g.as_default():
+        back = tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant(x)), tf.int32)
+        assert back.shape.ndims is None and back.dtype == tf.int32
+        not_scalar = tf.io.parse_tensor(tf.constant(["a", "b"]), tf.int32)
+        garbage = tf.io.parse_tensor(tf.constant(b"\xff\xff"), tf.int32)
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(back), x)
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Expected `serialized` to be a scalar"):
+                sess.run(not_scalar)
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Could not parse"):
+                sess.run(garbage)
+    with pytest.raises(ValueError, match="requested dtype string"):  # as TF
+        tf.io.parse_tensor(tf.constant(1), tf.int32)
+
+
+def test_decode_compressed_bad_type() -> None:
+    with pytest.raises(ValueError, match="ZLIB, GZIP"):
+        tf.io.decode_compressed(["x"], compression_type="BZIP2")
+
+
+def test_match_filenames_once_feeds_a_reader(tmp_path) -> None:
+    for name in ("a.csv", "b.csv"):
+        (tmp_path / name).write_text(f"{name}\n")
+    g = tf.Graph()
+    with g.as_default():
+        files = tf.train.match_filenames_once(str(tmp_path / "*.csv"))
+        assert files.name == "matching_filenames:0"
+        queue = tf.train.string_input_producer(files, shuffle=False, num_epochs=1)
+        _, line = tf.TextLineReader().read(queue)
+        with tf.Session() as sess:
+            sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+            coord = tf.train.Coordinator()
+            threads = tf.train.start_queue_runners(sess, coord)
+            lines = [sess.run(line), sess.run(line)]
+            coord.request_stop()
+            coord.join(threads)
+    assert lines == [b"a.csv", b"b.csv"]
+    with pytest.raises(ValueError, match="at most rank 1"):
+        tf.io.matching_files([["a"]])

@@ -220,3 +220,13 @@ def test_match_filenames_once_feeds_a_reader(tmp_path) -> None:
     assert lines == [b"a.csv", b"b.csv"]
     with pytest.raises(ValueError, match="at most rank 1"):
         tf.io.matching_files([["a"]])
+
+
+def test_fixed_length_record_dataset_errors(tmp_path) -> None:
+    with pytest.raises(ValueError, match="record_bytes must be positive"):
+        tf.data.FixedLengthRecordDataset(str(tmp_path / "x.bin"), 0)
+    g = tf.Graph()
+    with g.as_default():
+        nxt = tf.data.FixedLengthRecordDataset(str(tmp_path / "missing.bin"), 4).make_one_shot_iterator().get_next()
+        with tf.Session() as sess, pytest.raises(tf.errors.NotFoundError):
+            sess.run(nxt)

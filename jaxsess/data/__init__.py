@@ -4,7 +4,11 @@
 
 from jaxsess.data._dataset import AUTOTUNE as AUTOTUNE, Dataset as Dataset
 from jaxsess.data._iterator import Iterator as Iterator
-from jaxsess.data._readers import TextLineDataset as TextLineDataset, TFRecordDataset as TFRecordDataset
+from jaxsess.data._readers import (
+    FixedLengthRecordDataset as FixedLengthRecordDataset,
+    TextLineDataset as TextLineDataset,
+    TFRecordDataset as TFRecordDataset,
+)
 
 
 def make_one_shot_iterator(dataset: Dataset) -> Iterator:
@@ -23,4 +27,4 @@ class experimental:  # noqa: N801 - TF's namespace
     AUTOTUNE = AUTOTUNE
 
 
-__all__ = ["Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "AUTOTUNE", "make_one_shot_iterator", "make_initializable_iterator", "experimental"]
+__all__ = ["Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "AUTOTUNE", "make_one_shot_iterator", "make_initializable_iterator", "experimental"]

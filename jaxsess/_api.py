@@ -433,6 +433,10 @@ from jaxsess.ops.segment_ops import (
     unsorted_segment_prod as unsorted_segment_prod,
     unsorted_segment_sum as unsorted_segment_sum,
 )
+from jaxsess.ops.sequence_parsing_ops import (
+    parse_sequence_example as parse_sequence_example,
+    parse_single_sequence_example as parse_single_sequence_example,
+)
 from jaxsess.ops.serialization_ops import (
     decode_compressed as decode_compressed,
     matching_files as matching_files,

@@ -28,6 +28,10 @@ from jaxsess.ops.parsing_ops import (
     parse_example as parse_example,
     parse_single_example as parse_single_example,
 )
+from jaxsess.ops.sequence_parsing_ops import (
+    parse_sequence_example as parse_sequence_example,
+    parse_single_sequence_example as parse_single_sequence_example,
+)
 from jaxsess.ops.serialization_ops import (
     decode_compressed as decode_compressed,
     match_filenames_once as match_filenames_once,
@@ -50,5 +54,5 @@ __all__ = [
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg",
     "encode_png", "read_file", "write_file",
     "decode_base64", "encode_base64", "VarLenFeature", "decode_compressed", "match_filenames_once",
-    "matching_files", "parse_tensor", "serialize_tensor",
+    "matching_files", "parse_tensor", "serialize_tensor", "parse_sequence_example", "parse_single_sequence_example",
 ]

@@ -230,3 +230,26 @@ def test_fixed_length_record_dataset_errors(tmp_path) -> None:
         nxt = tf.data.FixedLengthRecordDataset(str(tmp_path / "missing.bin"), 4).make_one_shot_iterator().get_next()
         with tf.Session() as sess, pytest.raises(tf.errors.NotFoundError):
             sess.run(nxt)
+
+
+def test_sequence_example_errors() -> None:
+    ex = tf.train.SequenceExample()
+    ex.feature_lists.feature_list["x"].feature.add().float_list.value.extend([1.0, 2.0])
+    rec = ex.SerializeToString()
+    g = tf.Graph()
+    with g.as_default():
+        _, seq = tf.parse_single_sequence_example(rec, sequence_features={
+            "x": tf.FixedLenSequenceFeature([3], tf.float32)})
+        _, missing = tf.parse_single_sequence_example(rec, sequence_features={
+            "y": tf.FixedLenSequenceFeature([], tf.int64)})
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match="values size: 2 but output shape: \\[3\\]"):
+                sess.run(seq["x"])
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Feature list 'y' is required"):
+                sess.run(missing["y"])
+    with pytest.raises(ValueError, match="Missing features"):
+        tf.parse_single_sequence_example(rec)
+    with pytest.raises(ValueError, match="Unsupported context feature type FixedLenSequenceFeature"):
+        tf.parse_single_sequence_example(rec, context_features={"c": tf.FixedLenSequenceFeature([], tf.int64)})
+    with pytest.raises(ValueError, match="rank 0"):
+        tf.parse_single_sequence_example([rec], sequence_features={"x": tf.VarLenFeature(tf.float32)})

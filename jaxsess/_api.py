@@ -74,7 +74,9 @@ from jaxsess._tfproto import (
     NodeDef as NodeDef,
     RunMetadata as RunMetadata,
     RunOptions as RunOptions,
+    SessionLog as SessionLog,
     Summary as Summary,
+    SummaryMetadata as SummaryMetadata,
     TensorProto as TensorProto,
 )
 from jaxsess.dtypes import (

@@ -59,6 +59,8 @@ __all__ = [
     "HistogramProto",
     "Event",
     "TaggedRunMetadata",
+    "SessionLog",
+    "SummaryDescription",
     "RunOptions",
     "RunMetadata",
     "VersionDef",
@@ -100,6 +102,8 @@ SummaryMetadata = summary_pb2.SummaryMetadata
 HistogramProto = summary_pb2.HistogramProto
 Event = event_pb2.Event
 TaggedRunMetadata = event_pb2.TaggedRunMetadata
+SessionLog = event_pb2.SessionLog
+SummaryDescription = summary_pb2.SummaryDescription
 RunOptions = config_pb2.RunOptions
 RunMetadata = config_pb2.RunMetadata
 VersionDef = versions_pb2.VersionDef

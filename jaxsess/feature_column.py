@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from jaxsess import dtypes as _dtypes, gfile
-from jaxsess.graph._graph import Tensor
+from jaxsess.graph._graph import Tensor, add_to_collection, get_collection
 from jaxsess.ops import feature_column_ops as _fc_ops
 from jaxsess.ops._core import convert_to_tensor
 from jaxsess.ops.array_ops import concat, expand_dims, ones_like, reshape, shape as shape_of, zeros_like
@@ -53,6 +53,7 @@ __all__ = [
     "categorical_column_with_hash_bucket", "bucketized_column", "crossed_column", "indicator_column",
     "embedding_column", "weighted_categorical_column", "input_layer", "linear_model", "WeightedCategoricalColumn",
     "VocabularyFileCategoricalColumn", "categorical_column_with_vocabulary_file", "make_parse_example_spec",
+    "SharedEmbeddingColumn", "shared_embedding_columns",
 ]
 
 
@@ -449,8 +450,57 @@ class EmbeddingColumn(NamedTuple):
         return _combine(weights, ids, self.combiner, id_weights)
 
 
-DenseColumn = NumericColumn | BucketizedColumn | IndicatorColumn | EmbeddingColumn
-_DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
+class SharedEmbeddingColumn(NamedTuple):
+    """A categorical column as combined embeddings from a table shared with other columns
+    (the variable in graph collection ``shared_embedding_collection_name``), as TF1's
+    ``_SharedEmbeddingColumn``."""
+
+    categorical_column: Any
+    dimension: int
+    combiner: str
+    initializer: Any
+    shared_embedding_collection_name: str
+    max_norm: float | None
+    trainable: bool
+
+    @property
+    def name(self) -> str:
+        """``<categorical name>_shared_embedding``."""
+        return f"{self.categorical_column.name}_shared_embedding"
+
+    @property
+    def _var_scope_name(self) -> str:
+        """The variable scope of the shared table: the collection's name (TF1's)."""
+        return self.shared_embedding_collection_name
+
+    @property
+    def variable_shape(self) -> tuple[int, ...]:
+        """``(dimension,)``."""
+        return (self.dimension,)
+
+    def _dense_tensor(self, features: Mapping[str, Any]) -> Any:
+        ids, id_weights = _ids_and_weights(self.categorical_column, features)
+        shape = (self.categorical_column.num_buckets, self.dimension)
+        shared = get_collection(self.shared_embedding_collection_name)
+        if len(shared) > 1:
+            raise ValueError(f"Collection {shared} can only contain one variable. Suggested fix A: Choose a unique "
+                             "name for this collection. Suggested fix B: Do not add any variables to this collection. "
+                             "The feature_column library already adds a variable under the hood.")
+        if shared:
+            weights = shared[0]
+            if tuple(weights.shape.as_list()) != shape:
+                raise ValueError(f"Shared embedding collection {self.shared_embedding_collection_name} contains "
+                                 f"variable {weights.name} of unexpected shape {weights.shape}. Expected shape is "
+                                 f"{list(shape)}.")
+        else:
+            weights = get_variable("embedding_weights", shape=shape, dtype=_dtypes.float32,
+                                   initializer=self.initializer, trainable=self.trainable)
+            add_to_collection(self.shared_embedding_collection_name, weights)
+        return _combine(weights, ids, self.combiner, id_weights)
+
+
+DenseColumn = NumericColumn | BucketizedColumn | IndicatorColumn | EmbeddingColumn | SharedEmbeddingColumn
+_DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn)
 
 
 def _check_positive(what: str, value: Any, key: Any) -> None:
@@ -674,6 +724,58 @@ def embedding_column(categorical_column: Any, dimension: int, combiner: str = "m
     return EmbeddingColumn(categorical_column, int(dimension), combiner, init, max_norm, bool(trainable))
 
 
+def shared_embedding_columns(categorical_columns: Sequence[Any], dimension: int, combiner: str = "mean",
+                             initializer: Any = None, shared_embedding_collection_name: str | None = None,
+                             ckpt_to_load_from: str | None = None, tensor_name_in_ckpt: str | None = None,
+                             max_norm: float | None = None, trainable: bool = True,
+                             use_safe_embedding_lookup: bool = True) -> list[SharedEmbeddingColumn]:
+    """Embedding columns of categorical columns that share one ``[num_buckets, dimension]``
+    table, as ``tf.compat.v1.feature_column.shared_embedding_columns`` (the table is
+    ``input_layer/<collection name>/embedding_weights``; the collection name defaults to
+    the sorted columns' names joined by ``_`` plus ``_shared_embedding``).
+
+    Raises:
+      ValueError: ``dimension < 1``, a non-callable ``initializer``, columns of
+        different types or numbers of buckets (TF's messages).
+      NotImplementedError: ``ckpt_to_load_from``.
+    """
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
+        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or none of them.")
+    if ckpt_to_load_from is not None:
+        raise NotImplementedError("shared_embedding_columns(ckpt_to_load_from=...) is not supported by jaxsess.")
+    if initializer is not None and not callable(initializer):
+        raise ValueError("initializer must be callable if specified.")
+    if combiner not in ("mean", "sqrtn", "sum"):
+        raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner!r}.")
+    init = initializer if initializer is not None else TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
+    sorted_columns = sorted(categorical_columns, key=lambda c: c.name)
+
+    def base(c: Any) -> Any:
+        while isinstance(c, WeightedCategoricalColumn):
+            c = c.categorical_column
+        return c
+
+    c0 = base(sorted_columns[0])
+    if not isinstance(sorted_columns[0], _CATEGORICAL):
+        raise ValueError(f"All categorical_columns must be subclasses of _CategoricalColumn. Given: {c0}, of type: "
+                         f"{type(c0)}")
+    num_buckets = sorted_columns[0].num_buckets
+    for c in sorted_columns[1:]:
+        if not isinstance(base(c), type(c0)):
+            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same type, or be "
+                             f"weighted_categorical_column or sequence column of the same type. Given column: {c0} of "
+                             f"type: {type(c0)} does not match given column: {base(c)} of type: {type(base(c))}")
+        if c.num_buckets != num_buckets:
+            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same number of "
+                             f"buckets. ven column: {c0} with buckets: {num_buckets} does  not match column: {c} "
+                             f"with buckets: {c.num_buckets}")
+    name = shared_embedding_collection_name or "_".join(c.name for c in sorted_columns) + "_shared_embedding"
+    return [SharedEmbeddingColumn(c, int(dimension), combiner, init, name, max_norm, bool(trainable))
+            for c in categorical_columns]
+
+
 def _columns(feature_columns: Any) -> list[Any]:
     if isinstance(feature_columns, tuple) and hasattr(feature_columns, "_fields"):
         return [feature_columns]
@@ -714,14 +816,14 @@ def input_layer(features: Mapping[str, Any], feature_columns: Sequence[DenseColu
     with variable_scope(None, default_name="input_layer", values=list(features.values())):
         outputs = []
         for column in sorted(columns, key=lambda c: c.name):
-            with variable_scope(None, default_name=column.name):
+            with variable_scope(None, default_name=getattr(column, "_var_scope_name", column.name)):
                 tensor = column._dense_tensor(features)
                 size = int(np.prod(column.variable_shape))
                 out = reshape(tensor, (shape_of(tensor)[0], size))
                 outputs.append(out)
                 if cols_to_vars is not None:
                     cols_to_vars[column] = ([get_variable("embedding_weights")]
-                                            if isinstance(column, EmbeddingColumn) else [])
+                                            if isinstance(column, EmbeddingColumn | SharedEmbeddingColumn) else [])
                 if cols_to_output_tensors is not None:
                     cols_to_output_tensors[column] = out
         return concat(outputs, 1)
@@ -756,7 +858,7 @@ def linear_model(features: Mapping[str, Any], feature_columns: Sequence[Any], un
     with variable_scope(None, default_name="linear_model", values=list(features.values())):
         weighted_sums = []
         for column in sorted(columns, key=lambda c: c.name):
-            with variable_scope(None, default_name=column.name):
+            with variable_scope(None, default_name=getattr(column, "_var_scope_name", column.name)):
                 if isinstance(column, _CATEGORICAL):
                     weights = get_variable("weights", shape=(column.num_buckets, units), dtype=_dtypes.float32,
                                            initializer=Zeros(), trainable=trainable)
@@ -792,7 +894,7 @@ def _parse_spec(column: Any) -> dict[str, Any]:
         return {column.key: VarLenFeature(_dtypes.int64)}
     if isinstance(column, BucketizedColumn):
         return _parse_spec(column.source_column)
-    if isinstance(column, IndicatorColumn | EmbeddingColumn):
+    if isinstance(column, IndicatorColumn | EmbeddingColumn | SharedEmbeddingColumn):
         return _parse_spec(column.categorical_column)
     if isinstance(column, WeightedCategoricalColumn):
         return {**_parse_spec(column.categorical_column),

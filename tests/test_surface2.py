@@ -253,3 +253,18 @@ def test_sequence_example_errors() -> None:
         tf.parse_single_sequence_example(rec, context_features={"c": tf.FixedLenSequenceFeature([], tf.int64)})
     with pytest.raises(ValueError, match="rank 0"):
         tf.parse_single_sequence_example([rec], sequence_features={"x": tf.VarLenFeature(tf.float32)})
+
+
+def test_shared_embedding_columns_errors() -> None:
+    fc = tf.feature_column
+    a = fc.categorical_column_with_identity("a", 4)
+    with pytest.raises(ValueError, match="Invalid dimension 0"):
+        fc.shared_embedding_columns([a], 0)
+    with pytest.raises(ValueError, match="same number of buckets"):
+        fc.shared_embedding_columns([a, fc.categorical_column_with_identity("b", 5)], 2)
+    with pytest.raises(ValueError, match="same type"):
+        fc.shared_embedding_columns([a, fc.categorical_column_with_hash_bucket("b", 4)], 2)
+    cols = fc.shared_embedding_columns([a, fc.categorical_column_with_identity("b", 4)], 2,
+                                       shared_embedding_collection_name="shared")
+    assert [c._var_scope_name for c in cols] == ["shared", "shared"]
+    assert fc.make_parse_example_spec(cols) == {"a": tf.io.VarLenFeature(tf.int64), "b": tf.io.VarLenFeature(tf.int64)}

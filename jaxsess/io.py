@@ -9,6 +9,7 @@ from jaxsess.ops.data_flow_ops import (
     RandomShuffleQueue as RandomShuffleQueue,
 )
 from jaxsess.ops.image_io_ops import (
+    decode_and_crop_jpeg as decode_and_crop_jpeg,
     decode_bmp as decode_bmp,
     decode_gif as decode_gif,
     decode_image as decode_image,
@@ -16,6 +17,8 @@ from jaxsess.ops.image_io_ops import (
     decode_png as decode_png,
     encode_jpeg as encode_jpeg,
     encode_png as encode_png,
+    extract_jpeg_shape as extract_jpeg_shape,
+    is_jpeg as is_jpeg,
     read_file as read_file,
     write_file as write_file,
 )
@@ -54,5 +57,5 @@ __all__ = [
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg",
     "encode_png", "read_file", "write_file",
     "decode_base64", "encode_base64", "VarLenFeature", "decode_compressed", "match_filenames_once",
-    "matching_files", "parse_tensor", "serialize_tensor", "parse_sequence_example", "parse_single_sequence_example",
+    "matching_files", "parse_tensor", "serialize_tensor", "decode_and_crop_jpeg", "extract_jpeg_shape", "is_jpeg", "parse_sequence_example", "parse_single_sequence_example",
 ]

@@ -268,3 +268,15 @@ def test_shared_embedding_columns_errors() -> None:
                                        shared_embedding_collection_name="shared")
     assert [c._var_scope_name for c in cols] == ["shared", "shared"]
     assert fc.make_parse_example_spec(cols) == {"a": tf.io.VarLenFeature(tf.int64), "b": tf.io.VarLenFeature(tf.int64)}
+
+
+def test_jpeg_header_ops_errors() -> None:
+    with pytest.raises(TypeError, match="int32 or int64"):
+        tf.io.extract_jpeg_shape(b"x", output_type=tf.float32)
+    with pytest.raises(ValueError, match="scalar string"):
+        tf.io.is_jpeg(["a", "b"])
+    g = tf.Graph()
+    with g.as_default():
+        shape = tf.io.extract_jpeg_shape(b"GIF89a")
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="Invalid JPEG data, size 6"):
+            sess.run(shape)

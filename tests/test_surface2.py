@@ -280,3 +280,19 @@ def test_jpeg_header_ops_errors() -> None:
         shape = tf.io.extract_jpeg_shape(b"GIF89a")
         with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="Invalid JPEG data, size 6"):
             sess.run(shape)
+
+
+def test_unicode_ops_errors() -> None:
+    with pytest.raises(ValueError, match="encoding must be one of"):
+        tf.strings.unicode_transcode(["a"], "UTF-8", "latin-1")
+    with pytest.raises(ValueError, match="errors must be one of"):
+        tf.strings.unicode_encode([[65]], "UTF-8", errors="skip")
+    with pytest.raises(NotImplementedError, match="RaggedTensor"):
+        tf.strings.unicode_decode(["ab", "c"], "UTF-8")
+    with pytest.raises(NotImplementedError, match="pad_values"):
+        tf.strings.ngrams([["a", "b"]], 2, pad_values="#")
+    g = tf.Graph()
+    with g.as_default():
+        strict = tf.strings.unicode_encode([[0x110000]], "UTF-8", errors="strict")
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+            sess.run(strict)

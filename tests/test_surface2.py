@@ -296,3 +296,13 @@ def test_unicode_ops_errors() -> None:
         strict = tf.strings.unicode_encode([[0x110000]], "UTF-8", errors="strict")
         with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
             sess.run(strict)
+
+
+def test_unsorted_segment_join_errors() -> None:
+    with pytest.raises(ValueError, match="num_segments"):
+        tf.strings.unsorted_segment_join(["a"], [0], tf.placeholder(tf.int32, []))
+    g = tf.Graph()
+    with g.as_default():
+        bad = tf.strings.unsorted_segment_join(tf.constant(["a", "b"]), tf.constant([0, 2]), 2)
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="exceed num_segments"):
+            sess.run(bad)

@@ -21,10 +21,12 @@ from jaxsess.graph._graph import Operation
 from jaxsess.graph._host import device_lowering, register_host
 from jaxsess.graph._registry import register_op
 from jaxsess.graph._shape import TensorShape
+from jaxsess.ops._args import static_int
 from jaxsess.ops._core import apply_op, convert_to_tensor
 from jaxsess.ops.string_ops import _map_strings, _string_arg
 
-__all__ = ["unicode_transcode", "unicode_encode", "unicode_decode", "unicode_split", "bytes_split", "ngrams"]
+__all__ = ["unicode_transcode", "unicode_encode", "unicode_decode", "unicode_split", "bytes_split", "ngrams",
+           "unicode_decode_with_offsets", "unsorted_segment_join"]
 
 _CODECS = {"UTF-8": "utf-8", "UTF-16-BE": "utf-16-be", "UTF-32-BE": "utf-32-be"}
 _ERRORS = ("strict", "replace", "ignore")
@@ -282,3 +284,100 @@ def ngrams(data: Any, ngram_width: int | Sequence[int], separator: str = " ", pa
         raise ValueError(f"ngrams: data must have rank >= 1, got a scalar ({x.name}).")
     return apply_op("StringNGramsDense", (x,), {"widths": widths, "separator": str(separator)},
                     name=name or "StringNGrams")
+
+
+def _with_offsets_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    return [(TensorShape([None]), _dtypes.int32), (TensorShape([None]), _dtypes.int64)]
+
+
+def _with_offsets_device(*xs: Any, **attrs: Any) -> Any:  # pragma: no cover - host only
+    raise AssertionError("UnicodeDecodeWithOffsets runs on the host")
+
+
+register_op("UnicodeDecodeWithOffsetsScalar", default_name="UnicodeDecodeWithOffsets", num_outputs=2,
+            infer=_with_offsets_infer, lowering=device_lowering)(_with_offsets_device)
+
+
+@register_host("UnicodeDecodeWithOffsetsScalar", always=True, infer=_with_offsets_infer)
+def _host_decode_with_offsets(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    data = _one(inputs)
+    points = _decode_text(op, data)
+    enc = _CODECS[op.attrs["input_encoding"]]
+    offsets, pos = [], 0
+    for p in points:  # each character's start: the bytes its encoding takes (a replaced bad byte: 1)
+        offsets.append(pos)
+        try:
+            pos += len(chr(p).encode(enc)) if data[pos:].startswith(chr(p).encode(enc)) else 1
+        except (UnicodeEncodeError, ValueError):
+            pos += 1
+    return np.asarray(points, np.int32), np.asarray(offsets, np.int64)
+
+
+def unicode_decode_with_offsets(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+                                replacement_char: int = 65533, replace_control_characters: bool = False,
+                                name: str | None = None) -> tuple[Any, Any]:
+    """The int32 code points ``[n]`` of one string and the int64 byte offset where each
+    starts, as ``tf.strings.unicode_decode_with_offsets`` of a scalar.
+
+    Raises:
+      NotImplementedError: a non-scalar input (TF: ``RaggedTensor``s).
+    """
+    x = _scalar_input("unicode_decode_with_offsets", input)
+    _codec("unicode_decode_with_offsets", input_encoding)
+    attrs = {"input_encoding": input_encoding, "errors": _check_errors("unicode_decode_with_offsets", errors),
+             "replacement_char": int(replacement_char)}
+    points, offsets = apply_op("UnicodeDecodeWithOffsetsScalar", (x,), attrs, name=name or "UnicodeDecodeWithOffsets")
+    return points, offsets
+
+
+def _segment_join_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    dims = TensorShape(specs[0][0]).as_list()
+    ids = TensorShape(specs[1][0]).as_list()
+    inner = None if dims is None or ids is None else dims[len(ids):]
+    return [(TensorShape(None if inner is None else [attrs["num_segments"], *inner]), _dtypes.string)]
+
+
+_host_only("UnsortedSegmentJoinStatic", _segment_join_infer)
+
+
+@register_host("UnsortedSegmentJoinStatic", always=True, infer=_segment_join_infer)
+def _host_segment_join(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    x = np.asarray(inputs[0], dtype=object)
+    ids = np.asarray(inputs[1]).astype(np.int64)
+    n = op.attrs["num_segments"]
+    sep = op.attrs["separator"].encode("utf-8")
+    if x.shape[:ids.ndim] != ids.shape:
+        raise errors.InvalidArgumentError(op.name, op, f"data.shape = {list(x.shape)} does not start with "
+                                                       f"segment_ids.shape = {list(ids.shape)}")
+    if ids.size and (ids.min() < 0 or ids.max() >= n):
+        raise errors.InvalidArgumentError(
+            op.name, op, "segment_ids are not allowed to exceed num_segments or to have negative values.")
+    rows = x.reshape(ids.size, -1)
+    inner = x.shape[ids.ndim:]
+    parts: list[list[list[bytes]]] = [[[] for _ in range(rows.shape[1])] for _ in range(n)]
+    for r, seg in enumerate(ids.reshape(-1).tolist()):
+        for c in range(rows.shape[1]):
+            parts[seg][c].append(bytes(rows[r, c]))
+    out = np.empty((n, rows.shape[1]), dtype=object)
+    for k in range(n):
+        for c in range(rows.shape[1]):
+            out[k, c] = sep.join(parts[k][c])
+    return (out.reshape(n, *inner),)
+
+
+def unsorted_segment_join(inputs: Any, segment_ids: Any, num_segments: Any, separator: str = "",
+                          name: str | None = None) -> Any:
+    """The strings of each segment joined by ``separator`` (empty for an empty segment), as
+    ``tf.strings.unsorted_segment_join``: ``[num_segments] + inputs.shape[rank(segment_ids):]``.
+
+    Raises:
+      ValueError: ``num_segments`` unknown at build time.
+      InvalidArgumentError (at run time): an id out of ``[0, num_segments)`` (TF's message).
+    """
+    x = _string_arg("unsorted_segment_join", inputs)
+    ids = convert_to_tensor(segment_ids)
+    if not _dtypes.as_dtype(ids.dtype).is_integer:
+        raise TypeError(f"unsorted_segment_join: segment_ids must be int32 or int64, got {ids.dtype.name}.")
+    n = static_int(num_segments, "unsorted_segment_join", "num_segments")
+    return apply_op("UnsortedSegmentJoinStatic", (x, ids), {"num_segments": n, "separator": str(separator)},
+                    name=name or "UnsortedSegmentJoin")

@@ -34,3 +34,17 @@ with tf.Session() as sess:
 
 RESULTS["static"] = [utf16.shape.as_list(), encoded.shape.as_list(), code_points.dtype.name,
                      bigrams.shape.as_list(), uni_tri.shape.as_list()]
+
+points, offsets = tf.strings.unicode_decode_with_offsets(tf.constant("h\u00e9\u4f60!"), "UTF-8")
+joined = tf.strings.unsorted_segment_join(tf.constant([["a", "b"], ["c", "d"], ["e", "f"]]),
+                                          tf.constant([1, 0, 1]), 3, separator="-")
+flat = tf.strings.unsorted_segment_join(tf.constant(["x", "y", "z"]), tf.constant([2, 2, 0]), num_segments=4)
+bad_ids = tf.strings.unsorted_segment_join(tf.constant(["x", "y"]), tf.constant([0, -1]), 2)
+with tf.Session() as sess:
+    RESULTS["points"], RESULTS["offsets"], RESULTS["joined"], RESULTS["flat"] = sess.run(
+        [points, offsets, joined, flat])
+    try:
+        sess.run(bad_ids)
+    except tf.errors.InvalidArgumentError as e:
+        RESULTS["bad_ids"] = "not allowed to exceed num_segments" in e.message
+RESULTS["static2"] = [offsets.dtype.name, joined.shape.as_list(), flat.shape.as_list()]

@@ -80,6 +80,7 @@ from jaxsess._tfproto import (
     RunOptions as RunOptions,
     SessionLog as SessionLog,
     Summary as Summary,
+    SummaryMetadata as SummaryMetadata,
     TensorProto as TensorProto,
 )
 from jaxsess.dtypes import (
@@ -448,6 +449,7 @@ from jaxsess.ops.nn_impl import (
 from jaxsess.ops.parsing_ops import (
     FixedLenFeature as FixedLenFeature,
     FixedLenSequenceFeature as FixedLenSequenceFeature,
+    VarLenFeature as VarLenFeature,
     decode_csv as decode_csv,
     decode_raw as decode_raw,
     parse_example as parse_example,
@@ -497,6 +499,16 @@ from jaxsess.ops.segment_ops import (
     unsorted_segment_min as unsorted_segment_min,
     unsorted_segment_prod as unsorted_segment_prod,
     unsorted_segment_sum as unsorted_segment_sum,
+)
+from jaxsess.ops.sequence_parsing_ops import (
+    parse_sequence_example as parse_sequence_example,
+    parse_single_sequence_example as parse_single_sequence_example,
+)
+from jaxsess.ops.serialization_ops import (
+    decode_compressed as decode_compressed,
+    matching_files as matching_files,
+    parse_tensor as parse_tensor,
+    serialize_tensor as serialize_tensor,
 )
 from jaxsess.ops.space_ops import (
     batch_to_space as batch_to_space,
@@ -595,7 +607,9 @@ from jaxsess.ops.string_ops import (
     regex_replace as regex_replace,
     string_join as string_join,
     string_strip as string_strip,
+    string_to_hash_bucket as string_to_hash_bucket,
     string_to_hash_bucket_fast as string_to_hash_bucket_fast,
+    string_to_hash_bucket_strong as string_to_hash_bucket_strong,
     substr as substr,
 )
 from jaxsess.ops.template import make_template as make_template

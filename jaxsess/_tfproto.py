@@ -61,6 +61,8 @@ __all__ = [
     "Event",
     "SessionLog",
     "TaggedRunMetadata",
+    "SessionLog",
+    "SummaryDescription",
     "RunOptions",
     "RunMetadata",
     "VersionDef",
@@ -106,6 +108,8 @@ HistogramProto = summary_pb2.HistogramProto
 Event = event_pb2.Event
 SessionLog = event_pb2.SessionLog
 TaggedRunMetadata = event_pb2.TaggedRunMetadata
+SessionLog = event_pb2.SessionLog
+SummaryDescription = summary_pb2.SummaryDescription
 RunOptions = config_pb2.RunOptions
 RunMetadata = config_pb2.RunMetadata
 VersionDef = versions_pb2.VersionDef

@@ -22,8 +22,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from jaxsess import dtypes as _dtypes
-from jaxsess.graph._graph import Tensor
+from jaxsess import dtypes as _dtypes, gfile
+from jaxsess.graph._graph import Tensor, add_to_collection, get_collection
 from jaxsess.ops import feature_column_ops as _fc_ops
 from jaxsess.ops._core import convert_to_tensor
 from jaxsess.ops.array_ops import concat, expand_dims, ones_like, reshape, shape as shape_of, zeros_like
@@ -43,7 +43,7 @@ from jaxsess.ops.math_ops import (
     sqrt,
     where,
 )
-from jaxsess.ops.parsing_ops import FixedLenFeature
+from jaxsess.ops.parsing_ops import FixedLenFeature, VarLenFeature
 from jaxsess.ops.variable_scope import get_variable, variable_scope
 
 __all__ = [
@@ -52,7 +52,8 @@ __all__ = [
     "numeric_column", "categorical_column_with_vocabulary_list", "categorical_column_with_identity",
     "categorical_column_with_hash_bucket", "bucketized_column", "crossed_column", "indicator_column",
     "embedding_column", "weighted_categorical_column", "input_layer", "linear_model", "WeightedCategoricalColumn",
-    "make_parse_example_spec",
+    "VocabularyFileCategoricalColumn", "categorical_column_with_vocabulary_file", "make_parse_example_spec",
+    "SharedEmbeddingColumn", "shared_embedding_columns",
 ]
 
 
@@ -185,6 +186,42 @@ class VocabularyListCategoricalColumn(NamedTuple):
         x = _raw_feature(features, self.key)
         _check_dtype(self.key, self.dtype == _dtypes.string, x)
         return _fc_ops.categorical_ids(x, "vocabulary", vocabulary=self.vocabulary_list, default_value=self.default_value,
+                                       num_oov_buckets=self.num_oov_buckets)
+
+
+class VocabularyFileCategoricalColumn(NamedTuple):
+    """Ids of a feature's values in a vocabulary file (one value a line), as TF1's
+    ``VocabularyFileCategoricalColumn``; the file is read when the ids are built."""
+
+    key: str
+    vocabulary_file: str
+    vocabulary_size: int
+    num_oov_buckets: int
+    dtype: _dtypes.DType
+    default_value: int
+    file_format: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The column's name: its ``key``."""
+        return self.key
+
+    @property
+    def num_buckets(self) -> int:
+        """The number of ids: ``vocabulary_size + num_oov_buckets``."""
+        return self.vocabulary_size + self.num_oov_buckets
+
+    def _ids(self, features: Mapping[str, Any]) -> Any:
+        x = _raw_feature(features, self.key)
+        _check_dtype(self.key, self.dtype == _dtypes.string, x)
+        with gfile.GFile(self.vocabulary_file, "rb") as f:
+            lines = [line.rstrip(b"\n") for line in f.read().splitlines(keepends=True)][:self.vocabulary_size]
+        if len(lines) < self.vocabulary_size:
+            raise ValueError(f"Invalid vocab_size {self.vocabulary_size} > the {len(lines)} lines of "
+                             f"{self.vocabulary_file} (column {self.key}).")
+        vocab = tuple(v.decode("utf-8") for v in lines) if self.dtype == _dtypes.string else \
+            tuple(int(v) for v in lines)
+        return _fc_ops.categorical_ids(x, "vocabulary", vocabulary=vocab, default_value=self.default_value,
                                        num_oov_buckets=self.num_oov_buckets)
 
 
@@ -345,10 +382,10 @@ def _ids_and_weights(column: Any, features: Mapping[str, Any]) -> tuple[Any, Any
     return column._ids(features), weights
 
 
-CategoricalColumn = (VocabularyListCategoricalColumn | IdentityCategoricalColumn | HashedCategoricalColumn
-                     | BucketizedColumn | CrossedColumn | WeightedCategoricalColumn)
-_CATEGORICAL = (VocabularyListCategoricalColumn, IdentityCategoricalColumn, HashedCategoricalColumn,
-                BucketizedColumn, CrossedColumn, WeightedCategoricalColumn)
+CategoricalColumn = (VocabularyListCategoricalColumn | VocabularyFileCategoricalColumn | IdentityCategoricalColumn
+                     | HashedCategoricalColumn | BucketizedColumn | CrossedColumn | WeightedCategoricalColumn)
+_CATEGORICAL = (VocabularyListCategoricalColumn, VocabularyFileCategoricalColumn, IdentityCategoricalColumn,
+                HashedCategoricalColumn, BucketizedColumn, CrossedColumn, WeightedCategoricalColumn)
 
 
 def _combine(params: Any, ids: Any, combiner: str, weights: Any = None) -> Any:
@@ -413,8 +450,57 @@ class EmbeddingColumn(NamedTuple):
         return _combine(weights, ids, self.combiner, id_weights)
 
 
-DenseColumn = NumericColumn | BucketizedColumn | IndicatorColumn | EmbeddingColumn
-_DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn)
+class SharedEmbeddingColumn(NamedTuple):
+    """A categorical column as combined embeddings from a table shared with other columns
+    (the variable in graph collection ``shared_embedding_collection_name``), as TF1's
+    ``_SharedEmbeddingColumn``."""
+
+    categorical_column: Any
+    dimension: int
+    combiner: str
+    initializer: Any
+    shared_embedding_collection_name: str
+    max_norm: float | None
+    trainable: bool
+
+    @property
+    def name(self) -> str:
+        """``<categorical name>_shared_embedding``."""
+        return f"{self.categorical_column.name}_shared_embedding"
+
+    @property
+    def _var_scope_name(self) -> str:
+        """The variable scope of the shared table: the collection's name (TF1's)."""
+        return self.shared_embedding_collection_name
+
+    @property
+    def variable_shape(self) -> tuple[int, ...]:
+        """``(dimension,)``."""
+        return (self.dimension,)
+
+    def _dense_tensor(self, features: Mapping[str, Any]) -> Any:
+        ids, id_weights = _ids_and_weights(self.categorical_column, features)
+        shape = (self.categorical_column.num_buckets, self.dimension)
+        shared = get_collection(self.shared_embedding_collection_name)
+        if len(shared) > 1:
+            raise ValueError(f"Collection {shared} can only contain one variable. Suggested fix A: Choose a unique "
+                             "name for this collection. Suggested fix B: Do not add any variables to this collection. "
+                             "The feature_column library already adds a variable under the hood.")
+        if shared:
+            weights = shared[0]
+            if tuple(weights.shape.as_list()) != shape:
+                raise ValueError(f"Shared embedding collection {self.shared_embedding_collection_name} contains "
+                                 f"variable {weights.name} of unexpected shape {weights.shape}. Expected shape is "
+                                 f"{list(shape)}.")
+        else:
+            weights = get_variable("embedding_weights", shape=shape, dtype=_dtypes.float32,
+                                   initializer=self.initializer, trainable=self.trainable)
+            add_to_collection(self.shared_embedding_collection_name, weights)
+        return _combine(weights, ids, self.combiner, id_weights)
+
+
+DenseColumn = NumericColumn | BucketizedColumn | IndicatorColumn | EmbeddingColumn | SharedEmbeddingColumn
+_DENSE = (NumericColumn, BucketizedColumn, IndicatorColumn, EmbeddingColumn, SharedEmbeddingColumn)
 
 
 def _check_positive(what: str, value: Any, key: Any) -> None:
@@ -455,6 +541,44 @@ def categorical_column_with_vocabulary_list(key: str, vocabulary_list: Sequence[
     if (dt == _dtypes.string) != vocab_is_string:
         raise ValueError(f"dtype {dt} and vocabulary dtype {vocab_dtype} do not match, column_name: {key}")
     return VocabularyListCategoricalColumn(key, vocab, dt, int(default_value), int(num_oov_buckets))
+
+
+def categorical_column_with_vocabulary_file(key: str, vocabulary_file: str, vocabulary_size: int | None = None,
+                                            num_oov_buckets: int = 0, default_value: int | None = None,
+                                            dtype: Any = _dtypes.string) -> VocabularyFileCategoricalColumn:
+    """Ids of values in the vocabulary file ``vocabulary_file`` (one value a line, the
+    first ``vocabulary_size`` lines; default: all, counted now), as
+    ``tf.compat.v1.feature_column.categorical_column_with_vocabulary_file``.
+
+    A value's id is its line number; other values get ``vocabulary_size +
+    Fingerprint64(value) % num_oov_buckets`` when ``num_oov_buckets > 0``, else
+    ``default_value`` (``None``/``-1``: ignored).
+
+    Raises:
+      ValueError: no file, a missing file, ``vocabulary_size < 1``, a negative
+        ``num_oov_buckets``, both ``default_value`` and ``num_oov_buckets``, a
+        ``dtype`` that is neither string nor integer (TF's messages).
+    """
+    if not vocabulary_file:
+        raise ValueError(f"Missing vocabulary_file in {key}.")
+    if vocabulary_size is None:
+        if not gfile.exists(vocabulary_file):
+            raise ValueError(f"vocabulary_file in {key} does not exist.")
+        with gfile.GFile(vocabulary_file, "rb") as f:
+            vocabulary_size = len(f.read().splitlines())
+    if vocabulary_size < 1:
+        raise ValueError(f"Invalid vocabulary_size in {key}.")
+    if num_oov_buckets:
+        if default_value is not None:
+            raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
+        if num_oov_buckets < 0:
+            raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    dt = _dtypes.as_dtype(dtype)
+    if not (dt == _dtypes.string or dt.is_integer):
+        raise ValueError(f"dtype must be string or integer. dtype: {dt}, column_name: {key}")
+    _check_key(key)
+    return VocabularyFileCategoricalColumn(key, str(vocabulary_file), int(vocabulary_size), int(num_oov_buckets or 0),
+                                           dt, -1 if default_value is None else int(default_value))
 
 
 def categorical_column_with_identity(key: str, num_buckets: int,
@@ -531,8 +655,8 @@ def crossed_column(keys: Sequence[Any], hash_bucket_size: int, hash_key: int | N
             raise ValueError(f"categorical_column_with_hash_bucket is not supported for crossing. Hashing before "
                              f"crossing will increase probability of collision. Instead, use the feature name "
                              f"as a string. Given: {k}")
-        if not isinstance(k, str | VocabularyListCategoricalColumn | IdentityCategoricalColumn
-                          | BucketizedColumn | CrossedColumn):
+        if not isinstance(k, str | VocabularyListCategoricalColumn | VocabularyFileCategoricalColumn
+                          | IdentityCategoricalColumn | BucketizedColumn | CrossedColumn):
             raise ValueError(f"Unsupported key type. All keys must be either string, or categorical column "
                              f"except HashedCategoricalColumn. Given: {k}")
     return CrossedColumn(keys, int(hash_bucket_size), hash_key)
@@ -600,6 +724,58 @@ def embedding_column(categorical_column: Any, dimension: int, combiner: str = "m
     return EmbeddingColumn(categorical_column, int(dimension), combiner, init, max_norm, bool(trainable))
 
 
+def shared_embedding_columns(categorical_columns: Sequence[Any], dimension: int, combiner: str = "mean",
+                             initializer: Any = None, shared_embedding_collection_name: str | None = None,
+                             ckpt_to_load_from: str | None = None, tensor_name_in_ckpt: str | None = None,
+                             max_norm: float | None = None, trainable: bool = True,
+                             use_safe_embedding_lookup: bool = True) -> list[SharedEmbeddingColumn]:
+    """Embedding columns of categorical columns that share one ``[num_buckets, dimension]``
+    table, as ``tf.compat.v1.feature_column.shared_embedding_columns`` (the table is
+    ``input_layer/<collection name>/embedding_weights``; the collection name defaults to
+    the sorted columns' names joined by ``_`` plus ``_shared_embedding``).
+
+    Raises:
+      ValueError: ``dimension < 1``, a non-callable ``initializer``, columns of
+        different types or numbers of buckets (TF's messages).
+      NotImplementedError: ``ckpt_to_load_from``.
+    """
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
+        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or none of them.")
+    if ckpt_to_load_from is not None:
+        raise NotImplementedError("shared_embedding_columns(ckpt_to_load_from=...) is not supported by jaxsess.")
+    if initializer is not None and not callable(initializer):
+        raise ValueError("initializer must be callable if specified.")
+    if combiner not in ("mean", "sqrtn", "sum"):
+        raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner!r}.")
+    init = initializer if initializer is not None else TruncatedNormal(mean=0.0, stddev=1 / math.sqrt(dimension))
+    sorted_columns = sorted(categorical_columns, key=lambda c: c.name)
+
+    def base(c: Any) -> Any:
+        while isinstance(c, WeightedCategoricalColumn):
+            c = c.categorical_column
+        return c
+
+    c0 = base(sorted_columns[0])
+    if not isinstance(sorted_columns[0], _CATEGORICAL):
+        raise ValueError(f"All categorical_columns must be subclasses of _CategoricalColumn. Given: {c0}, of type: "
+                         f"{type(c0)}")
+    num_buckets = sorted_columns[0].num_buckets
+    for c in sorted_columns[1:]:
+        if not isinstance(base(c), type(c0)):
+            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same type, or be "
+                             f"weighted_categorical_column or sequence column of the same type. Given column: {c0} of "
+                             f"type: {type(c0)} does not match given column: {base(c)} of type: {type(base(c))}")
+        if c.num_buckets != num_buckets:
+            raise ValueError(f"To use shared_embedding_column, all categorical_columns must have the same number of "
+                             f"buckets. ven column: {c0} with buckets: {num_buckets} does  not match column: {c} "
+                             f"with buckets: {c.num_buckets}")
+    name = shared_embedding_collection_name or "_".join(c.name for c in sorted_columns) + "_shared_embedding"
+    return [SharedEmbeddingColumn(c, int(dimension), combiner, init, name, max_norm, bool(trainable))
+            for c in categorical_columns]
+
+
 def _columns(feature_columns: Any) -> list[Any]:
     if isinstance(feature_columns, tuple) and hasattr(feature_columns, "_fields"):
         return [feature_columns]
@@ -640,14 +816,14 @@ def input_layer(features: Mapping[str, Any], feature_columns: Sequence[DenseColu
     with variable_scope(None, default_name="input_layer", values=list(features.values())):
         outputs = []
         for column in sorted(columns, key=lambda c: c.name):
-            with variable_scope(None, default_name=column.name):
+            with variable_scope(None, default_name=getattr(column, "_var_scope_name", column.name)):
                 tensor = column._dense_tensor(features)
                 size = int(np.prod(column.variable_shape))
                 out = reshape(tensor, (shape_of(tensor)[0], size))
                 outputs.append(out)
                 if cols_to_vars is not None:
                     cols_to_vars[column] = ([get_variable("embedding_weights")]
-                                            if isinstance(column, EmbeddingColumn) else [])
+                                            if isinstance(column, EmbeddingColumn | SharedEmbeddingColumn) else [])
                 if cols_to_output_tensors is not None:
                     cols_to_output_tensors[column] = out
         return concat(outputs, 1)
@@ -682,7 +858,7 @@ def linear_model(features: Mapping[str, Any], feature_columns: Sequence[Any], un
     with variable_scope(None, default_name="linear_model", values=list(features.values())):
         weighted_sums = []
         for column in sorted(columns, key=lambda c: c.name):
-            with variable_scope(None, default_name=column.name):
+            with variable_scope(None, default_name=getattr(column, "_var_scope_name", column.name)):
                 if isinstance(column, _CATEGORICAL):
                     weights = get_variable("weights", shape=(column.num_buckets, units), dtype=_dtypes.float32,
                                            initializer=Zeros(), trainable=trainable)
@@ -704,36 +880,49 @@ def linear_model(features: Mapping[str, Any], feature_columns: Sequence[Any], un
         return total + bias
 
 
-def make_parse_example_spec(feature_columns: Sequence[Any]) -> dict[str, FixedLenFeature]:
-    """``{feature key: FixedLenFeature}`` to parse the columns' features from
-    ``tf.train.Example`` protos, as ``tf.compat.v1.feature_column.make_parse_example_spec``
-    (a numeric column: its shape, dtype and default; a bucketized one: its source's).
+def _parse_spec(column: Any) -> dict[str, Any]:
+    """The ``parse_example`` features of one column, as TF1's ``_parse_example_spec``."""
+    if isinstance(column, NumericColumn):
+        default = column.default_value
+        if default is not None and not isinstance(default, tuple):
+            default = tuple(np.asarray(default).reshape(-1).tolist())
+        return {column.key: FixedLenFeature(column.shape, column.dtype, default)}
+    if isinstance(column, VocabularyListCategoricalColumn | VocabularyFileCategoricalColumn
+                  | HashedCategoricalColumn):
+        return {column.key: VarLenFeature(column.dtype)}
+    if isinstance(column, IdentityCategoricalColumn):
+        return {column.key: VarLenFeature(_dtypes.int64)}
+    if isinstance(column, BucketizedColumn):
+        return _parse_spec(column.source_column)
+    if isinstance(column, IndicatorColumn | EmbeddingColumn | SharedEmbeddingColumn):
+        return _parse_spec(column.categorical_column)
+    if isinstance(column, WeightedCategoricalColumn):
+        return {**_parse_spec(column.categorical_column),
+                column.weight_feature_key: VarLenFeature(column.dtype)}
+    if isinstance(column, CrossedColumn):
+        spec: dict[str, Any] = {}
+        for k in column.keys:
+            spec.update({k: VarLenFeature(_dtypes.string)} if isinstance(k, str) else _parse_spec(k))
+        return spec
+    raise ValueError(f"All feature_columns must be _FeatureColumn instances. Given: {column}")
+
+
+def make_parse_example_spec(feature_columns: Sequence[Any]) -> dict[str, Any]:
+    """The ``features`` argument of ``parse_example`` for ``feature_columns``, as
+    ``tf.compat.v1.feature_column.make_parse_example_spec``: a numeric column gives a
+    ``FixedLenFeature`` (its shape, dtype and default), a categorical column a
+    ``VarLenFeature`` (a weighted one also its float32 weights), a bucketized,
+    indicator or embedding column its source's, a crossed column its keys'.
 
     Raises:
-      ValueError: two columns give different specs for one key, or an argument
-        that is not a feature column.
-      NotImplementedError: a categorical column (TF parses it as a sparse
-        ``VarLenFeature``; jaxsess's features are dense).
+      ValueError: an item that is not a feature column, or one key given two
+        different specs (TF's messages).
     """
-    spec: dict[str, FixedLenFeature] = {}
-
-    def add(column: Any) -> None:
-        if isinstance(column, BucketizedColumn):
-            column = column.source_column
-        if isinstance(column, IndicatorColumn | EmbeddingColumn):
-            add(column.categorical_column)
-            return
-        if not isinstance(column, NumericColumn):
-            if hasattr(column, "name"):
-                raise NotImplementedError(f"make_parse_example_spec: {type(column).__name__} {column.name!r} "
-                                          "parses a sparse VarLenFeature, which jaxsess does not support.")
-            raise ValueError(f"All feature_columns must be FeatureColumn instances. Given: {column}")
-        entry = FixedLenFeature(list(column.shape), column.dtype, column.default_value)
-        if column.key in spec and spec[column.key] != entry:
-            raise ValueError(f"Duplicate feature column key found for column: {column.key}. This usually means "
-                             "that the column is almost identical to another column, and one must be discarded.")
-        spec[column.key] = entry
-
-    for column in _columns(feature_columns):
-        add(column)
-    return spec
+    result: dict[str, Any] = {}
+    for column in feature_columns:
+        for key, spec in _parse_spec(column).items():
+            if key in result and result[key] != spec:
+                raise ValueError(f"feature_columns contain different parse_spec for key {key}. "
+                                 f"Given {spec} and {result[key]}")
+            result[key] = spec
+    return result

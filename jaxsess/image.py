@@ -4,6 +4,7 @@ Only re-exports; the ops live in :mod:`jaxsess.ops.image_ops`.
 """
 
 from jaxsess.ops.image_io_ops import (
+    decode_and_crop_jpeg as decode_and_crop_jpeg,
     decode_bmp as decode_bmp,
     decode_gif as decode_gif,
     decode_image as decode_image,
@@ -11,6 +12,8 @@ from jaxsess.ops.image_io_ops import (
     decode_png as decode_png,
     encode_jpeg as encode_jpeg,
     encode_png as encode_png,
+    extract_jpeg_shape as extract_jpeg_shape,
+    is_jpeg as is_jpeg,
 )
 from jaxsess.ops.image_ops import (
     ResizeMethod as ResizeMethod,

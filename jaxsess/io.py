@@ -9,6 +9,7 @@ from jaxsess.ops.data_flow_ops import (
     RandomShuffleQueue as RandomShuffleQueue,
 )
 from jaxsess.ops.image_io_ops import (
+    decode_and_crop_jpeg as decode_and_crop_jpeg,
     decode_bmp as decode_bmp,
     decode_gif as decode_gif,
     decode_image as decode_image,
@@ -16,16 +17,30 @@ from jaxsess.ops.image_io_ops import (
     decode_png as decode_png,
     encode_jpeg as encode_jpeg,
     encode_png as encode_png,
+    extract_jpeg_shape as extract_jpeg_shape,
+    is_jpeg as is_jpeg,
     read_file as read_file,
     write_file as write_file,
 )
 from jaxsess.ops.parsing_ops import (
     FixedLenFeature as FixedLenFeature,
     FixedLenSequenceFeature as FixedLenSequenceFeature,
+    VarLenFeature as VarLenFeature,
     decode_csv as decode_csv,
     decode_raw as decode_raw,
     parse_example as parse_example,
     parse_single_example as parse_single_example,
+)
+from jaxsess.ops.sequence_parsing_ops import (
+    parse_sequence_example as parse_sequence_example,
+    parse_single_sequence_example as parse_single_sequence_example,
+)
+from jaxsess.ops.serialization_ops import (
+    decode_compressed as decode_compressed,
+    match_filenames_once as match_filenames_once,
+    matching_files as matching_files,
+    parse_tensor as parse_tensor,
+    serialize_tensor as serialize_tensor,
 )
 from jaxsess.ops.string_ops import decode_base64 as decode_base64, encode_base64 as encode_base64
 from jaxsess.python_io import (
@@ -41,5 +56,6 @@ __all__ = [
     "tf_record_iterator", "PaddingFIFOQueue", "QueueBase", "RandomShuffleQueue",
     "decode_bmp", "decode_gif", "decode_image", "decode_jpeg", "decode_png", "encode_jpeg",
     "encode_png", "read_file", "write_file",
-    "decode_base64", "encode_base64",
+    "decode_base64", "encode_base64", "VarLenFeature", "decode_compressed", "match_filenames_once",
+    "matching_files", "parse_tensor", "serialize_tensor", "decode_and_crop_jpeg", "extract_jpeg_shape", "is_jpeg", "parse_sequence_example", "parse_single_sequence_example",
 ]

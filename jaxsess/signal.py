@@ -3,6 +3,22 @@
 Only re-exports; the ops live in :mod:`jaxsess.ops.spectral_ops`.
 """
 
+from jaxsess.ops.signal_ops import (
+    dct as dct,
+    fftshift as fftshift,
+    idct as idct,
+    ifftshift as ifftshift,
+    inverse_mdct as inverse_mdct,
+    inverse_stft as inverse_stft,
+    inverse_stft_window_fn as inverse_stft_window_fn,
+    kaiser_bessel_derived_window as kaiser_bessel_derived_window,
+    kaiser_window as kaiser_window,
+    linear_to_mel_weight_matrix as linear_to_mel_weight_matrix,
+    mdct as mdct,
+    mfccs_from_log_mel_spectrograms as mfccs_from_log_mel_spectrograms,
+    overlap_and_add as overlap_and_add,
+    vorbis_window as vorbis_window,
+)
 from jaxsess.ops.spectral_ops import (
     fft as fft,
     fft2d as fft2d,

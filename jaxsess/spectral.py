@@ -3,6 +3,7 @@
 Only re-exports; the ops live in :mod:`jaxsess.ops.spectral_ops`.
 """
 
+from jaxsess.ops.signal_ops import dct as dct, idct as idct
 from jaxsess.ops.spectral_ops import (
     fft as fft,
     fft2d as fft2d,

@@ -7,7 +7,11 @@ from typing import Any
 from jaxsess.data import experimental as experimental
 from jaxsess.data._dataset import AUTOTUNE as AUTOTUNE, Dataset as Dataset
 from jaxsess.data._iterator import Iterator as Iterator
-from jaxsess.data._readers import TextLineDataset as TextLineDataset, TFRecordDataset as TFRecordDataset
+from jaxsess.data._readers import (
+    FixedLengthRecordDataset as FixedLengthRecordDataset,
+    TextLineDataset as TextLineDataset,
+    TFRecordDataset as TFRecordDataset,
+)
 
 
 def make_one_shot_iterator(dataset: Dataset) -> Iterator:
@@ -35,5 +39,6 @@ def get_output_classes(dataset_or_iterator: Dataset | Iterator) -> Any:
     return dataset_or_iterator.output_classes
 
 
-__all__ = ["Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "AUTOTUNE", "make_one_shot_iterator", "make_initializable_iterator", "experimental",
-           "get_output_types", "get_output_shapes", "get_output_classes"]
+__all__ = ["Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "AUTOTUNE",
+           "make_one_shot_iterator", "make_initializable_iterator", "experimental", "get_output_types",
+           "get_output_shapes", "get_output_classes"]

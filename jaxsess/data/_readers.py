@@ -1,4 +1,5 @@
-"""File datasets, as ``tf.compat.v1.data.TFRecordDataset`` and ``TextLineDataset``:
+"""File datasets, as ``tf.compat.v1.data.TFRecordDataset``, ``TextLineDataset`` and
+``FixedLengthRecordDataset``:
 their elements are scalar strings (``bytes``) read on the host, file after
 file, when the iterator pulls them (see :mod:`jaxsess.python_io` for the
 TFRecord framing and compression)."""
@@ -20,7 +21,7 @@ from jaxsess.ops._core import constant
 from jaxsess.ops.parsing_ops import decode_csv
 from jaxsess.python_io import compression_type_string, tf_record_iterator
 
-__all__ = ["TFRecordDataset", "TextLineDataset", "CsvDataset"]
+__all__ = ["TFRecordDataset", "TextLineDataset", "CsvDataset", "FixedLengthRecordDataset"]
 
 
 def _filenames(value: Any, what: str) -> tuple[Any, list[Tensor]]:
@@ -91,16 +92,7 @@ class TextLineDataset(Dataset):
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for path in _names(run, self._files):
-            try:
-                with open(path, "rb") as f:
-                    data = f.read()
-            except FileNotFoundError:
-                raise errors.NotFoundError(None, None, f"{path}; No such file or directory") from None
-            if self._compression == "GZIP":
-                data = gzip.decompress(data)
-            elif self._compression == "ZLIB":
-                data = zlib.decompress(data)
-            for line in data.splitlines()[1 if self._skip_header else 0:]:
+            for line in _read_all(path, self._compression).splitlines()[1 if self._skip_header else 0:]:
                 yield [_scalar(line)]
 
 
@@ -142,3 +134,58 @@ class CsvDataset(Dataset):
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         return self._parsed._iter(run)
+
+
+def _read_all(path: str, compression: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise errors.NotFoundError(None, None, f"{path}; No such file or directory") from None
+    if compression == "GZIP":
+        return gzip.decompress(data)
+    if compression == "ZLIB":
+        return zlib.decompress(data)
+    return data
+
+
+class FixedLengthRecordDataset(Dataset):
+    """The fixed-size records of binary files (as CIFAR-10's), as
+    ``tf.compat.v1.data.FixedLengthRecordDataset``: each file's ``header_bytes`` and
+    ``footer_bytes`` are skipped, its body cut into ``record_bytes`` strings.
+
+    Args:
+      filenames: as :class:`TFRecordDataset`.
+      record_bytes, header_bytes, footer_bytes: sizes in bytes (Python ints).
+      compression_type: ``''``/``None``, ``'GZIP'`` or ``'ZLIB'``.
+
+    Raises:
+      ValueError: ``record_bytes < 1`` or a negative header/footer size.
+      NotFoundError (at ``get_next``): a missing file.
+      InvalidArgumentError (at ``get_next``): a body that is not a whole number of
+        records (TF's message).
+    """
+
+    def __init__(self, filenames: Any, record_bytes: int, header_bytes: int | None = None,
+                 footer_bytes: int | None = None, buffer_size: Any = None, compression_type: str | None = None,
+                 num_parallel_reads: Any = None, name: str | None = None) -> None:
+        self._files, captured = _filenames(filenames, "FixedLengthRecordDataset")
+        self._record, self._header, self._footer = int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0)
+        if self._record < 1:
+            raise ValueError(f"FixedLengthRecordDataset: record_bytes must be positive, got {record_bytes}.")
+        if self._header < 0 or self._footer < 0:
+            raise ValueError("FixedLengthRecordDataset: header_bytes and footer_bytes must be >= 0.")
+        self._compression = compression_type_string(compression_type)
+        super().__init__(None, [_dtypes.string], [TensorShape([])], captured)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        for path in _names(run, self._files):
+            data = _read_all(path, self._compression)
+            end = len(data) - self._footer
+            if (end - self._header) % self._record:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Excluding the header ({self._header} bytes) and footer ({self._footer} bytes), "
+                                f"input file \"{path}\" has body length {end - self._header} bytes, which is not an "
+                                f"exact multiple of the record length ({self._record} bytes).")
+            for pos in range(self._header, end - self._record + 1, self._record):
+                yield [_scalar(data[pos:pos + self._record])]

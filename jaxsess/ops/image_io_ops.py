@@ -36,12 +36,12 @@ from jaxsess.graph._host import check_not_eager, device_lowering, register_host
 from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._args import op_scope
-from jaxsess.ops._core import apply_op, convert_to_tensor
+from jaxsess.ops._core import apply_op, constant_value, convert_to_tensor
 from jaxsess.ops.image_ops import convert_image_dtype
 
 __all__ = [
     "read_file", "write_file", "decode_jpeg", "decode_png", "decode_bmp", "decode_gif", "decode_image",
-    "encode_jpeg", "encode_png",
+    "encode_jpeg", "encode_png", "extract_jpeg_shape", "decode_and_crop_jpeg", "is_jpeg",
 ]
 
 _UNKNOWN = "Unknown image file format. One of JPEG, JPEG XL, PNG, GIF, BMP, WebP required."
@@ -515,3 +515,110 @@ def encode_jpeg(image: Any, format: str = "", quality: int = 95, progressive: bo
              "density_unit": density_unit, "x_density": int(x_density), "y_density": int(y_density),
              "xmp_metadata": xmp_metadata}
     return apply_op("EncodeJpeg", (x,), attrs, name=name)
+
+
+# -- JPEG headers and cropped decoding -------------------------------------------------------------
+
+
+def _jpeg_shape_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    return [(TensorShape([3]), attrs["output_type"])]
+
+
+def _jpeg_header(op: Operation, data: bytes) -> Any:
+    if _format(data) != "jpeg":
+        raise errors.InvalidArgumentError(op.name, op, f"Invalid JPEG data, size {len(data)}")
+    return Image.open(io.BytesIO(data))
+
+
+@register_host("ExtractJpegShape", always=True, infer=_jpeg_shape_infer)
+def _host_extract_jpeg_shape(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    im = _jpeg_header(op, _scalar_bytes(inputs[0]))
+    return (np.asarray([im.height, im.width, len(im.getbands())], dtype=op.attrs["output_type"].np_dtype),)
+
+
+register_op("ExtractJpegShape", infer=_jpeg_shape_infer, lowering=device_lowering, default_name="ExtractJpegShape",
+            tf=TFOp(types={}))(_decode_device)
+
+
+def extract_jpeg_shape(contents: Any, output_type: Any = _dtypes.int32, name: str | None = None) -> Any:
+    """``[height, width, channels]`` of a JPEG from its header (no decoding), as
+    ``tf.io.extract_jpeg_shape`` / ``tf.image.extract_jpeg_shape``.
+
+    Args:
+      contents: a scalar string tensor, the file's bytes.
+      output_type: ``tf.int32`` or ``tf.int64``.
+
+    Raises:
+      InvalidArgumentError (at run time): not a JPEG (TF's message).
+    """
+    d = _dtypes.as_dtype(output_type)
+    if d not in (_dtypes.int32, _dtypes.int64):
+        raise TypeError(f"extract_jpeg_shape: output_type must be int32 or int64, got {d.name}.")
+    x = _string_scalar(contents, "contents", "extract_jpeg_shape")
+    return apply_op("ExtractJpegShape", (x,), {"output_type": d}, name=name)
+
+
+def _crop_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    c = int(attrs.get("channels", 0))
+    window = attrs.get("window")
+    h, w = (window[2], window[3]) if window else (None, None)
+    return [(TensorShape([h, w, c or None]), _dtypes.uint8)]
+
+
+@register_host("DecodeAndCropJpeg", always=True, infer=_crop_infer)
+def _host_decode_and_crop(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    data = _scalar_bytes(inputs[0])
+    y, x, h, w = (int(v) for v in np.asarray(inputs[1]).reshape(-1))
+    im = _jpeg_header(op, data)
+    if y < 0 or x < 0 or h <= 0 or w <= 0 or y + h > im.height or x + w > im.width:
+        raise errors.InvalidArgumentError(op.name, op, "jpeg::Uncompress failed. Invalid JPEG data or crop window.")
+    return (_decode(op, data)[y:y + h, x:x + w],)
+
+
+register_op("DecodeAndCropJpeg", infer=_crop_infer, lowering=device_lowering, default_name="DecodeAndCropJpeg",
+            tf=TFOp(types={}))(_decode_device)
+
+
+def decode_and_crop_jpeg(contents: Any, crop_window: Any, channels: int = 0, ratio: int = 1,
+                         fancy_upscaling: bool = True, try_recover_truncated: bool = False,
+                         acceptable_fraction: float = 1.0, dct_method: str = "", name: str | None = None) -> Any:
+    """The ``crop_window`` ``[y, x, height, width]`` (int32) of a JPEG, as
+    ``tf.io.decode_and_crop_jpeg`` / ``tf.image.decode_and_crop_jpeg``.
+
+    jaxsess decodes the whole image and crops it (TF's libjpeg decodes only the
+    window, and its pixels near the window's edges can differ from a full decode's).
+
+    Returns:
+      uint8 ``[height, width, channels]`` (static when ``crop_window`` is a constant).
+
+    Raises:
+      InvalidArgumentError (at run time): not a JPEG, or a window outside the image.
+    """
+    if int(ratio) != 1:
+        raise NotImplementedError("decode_and_crop_jpeg: jaxsess supports ratio=1 only.")
+    x = _string_scalar(contents, "contents", "decode_and_crop_jpeg")
+    window = convert_to_tensor(crop_window, dtype=_dtypes.int32, name="crop_window")
+    const = constant_value(window)
+    attrs: dict[str, Any] = {"channels": _channels(channels, "decode_and_crop_jpeg"), "ratio": 1,
+                             "fancy_upscaling": bool(fancy_upscaling),
+                             "try_recover_truncated": bool(try_recover_truncated),
+                             "acceptable_fraction": float(acceptable_fraction), "dct_method": str(dct_method)}
+    if const is not None and const.size == 4:
+        attrs["window"] = tuple(int(v) for v in const.reshape(-1))
+    return apply_op("DecodeAndCropJpeg", (x, window), attrs, name=name)
+
+
+@register_host("IsJpeg", always=True, infer=lambda specs, attrs: [(TensorShape([]), _dtypes.bool)])
+def _host_is_jpeg(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    return (np.asarray(_scalar_bytes(inputs[0])[:3] == b"\xff\xd8\xff"),)
+
+
+register_op("IsJpeg", infer=lambda specs, attrs: [(TensorShape([]), _dtypes.bool)], lowering=device_lowering,
+            default_name="is_jpeg")(_decode_device)
+
+
+def is_jpeg(contents: Any, name: str | None = None) -> Any:
+    """Whether ``contents`` (a scalar string) starts with JPEG's magic bytes ``FF D8 FF``, as
+    ``tf.io.is_jpeg`` / ``tf.image.is_jpeg``; a bool scalar."""
+    x = _string_scalar(contents, "contents", "is_jpeg")
+    return apply_op("IsJpeg", (x,), {}, name=name)

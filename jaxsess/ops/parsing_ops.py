@@ -6,10 +6,10 @@ They read strings, which jaxsess keeps on the host (:mod:`jaxsess.graph._host`):
 each is a host op that runs before the device plan, on NumPy values, and its
 numeric outputs are fed to the plan. Semantics and error messages follow TF's
 kernels (``ParseExampleV2``, ``DecodeRaw``, ``DecodeCSV``, ``StringToNumber``),
-checked against ``tensorflow-cpu`` 2.21 in graph mode. ``VarLenFeature``
-(whose result is a ``SparseTensor``) is not covered here, nor
-``SparseFeature``/``RaggedFeature``; like every host op, these ops run only
-through ``Session.run``.
+checked against ``tensorflow-cpu`` 2.21 in graph mode. A ``VarLenFeature``
+gives a ``SparseTensor`` (its dense shape carried into the device plan as
+:mod:`jaxsess.ops.sparse_host_ops` does); ``SparseFeature``/``RaggedFeature``
+are not covered. Like every host op, these ops run only through ``Session.run``.
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._core import apply_op, constant, convert_to_tensor
 from jaxsess.ops.shape_ops import _reshape_infer
+from jaxsess.ops.sparse_host_ops import sparse_outputs, sparse_result
 
 __all__ = [
     "FixedLenFeature",
     "FixedLenSequenceFeature",
+    "VarLenFeature",
     "parse_example",
     "parse_single_example",
     "decode_raw",
@@ -72,6 +74,17 @@ class FixedLenSequenceFeature(NamedTuple):
     default_value: Any = None
 
 
+class VarLenFeature(NamedTuple):
+    """A feature of any number of values, parsed into a ``SparseTensor``, as
+    ``tf.io.VarLenFeature``.
+
+    Attributes:
+      dtype: ``tf.float32``, ``tf.int64`` or ``tf.string``.
+    """
+
+    dtype: Any
+
+
 _KINDS = {"float32": "float_list", "int64": "int64_list", "string": "bytes_list"}
 _TF_TYPE = {"float32": "float", "int64": "int64", "string": "string"}
 
@@ -88,12 +101,14 @@ def _values_array(values: Any, d: _dtypes.DType) -> np.ndarray:
     return np.asarray(values, dtype=d.np_dtype)
 
 
-# -- ParseExampleV2 (dense features) -----------------------------------------------------
+# -- ParseExampleV2 ------------------------------------------------------------------------
 #
 # As TF's node: inputs ``serialized, names, sparse_keys, dense_keys, ragged_keys,
 # *dense_defaults`` (the four key vectors are constants, folded into the attrs here),
-# attrs ``Tdense`` and ``dense_shapes`` (a leading -1: a FixedLenSequenceFeature), no
-# sparse or ragged features. A default is an empty tensor for a required feature.
+# attrs ``Tdense`` and ``dense_shapes`` (a leading -1: a FixedLenSequenceFeature),
+# ``sparse_keys``/``sparse_types`` (VarLenFeatures), no ragged features. A default is an
+# empty tensor for a required feature. Outputs as TF's (sparse indices, values, dense
+# shapes, then dense values), then one dense-shape carrier per sparse feature (jaxsess's).
 
 
 def _dims(shape: Any) -> tuple[int, ...]:
@@ -105,12 +120,14 @@ def _dims(shape: Any) -> tuple[int, ...]:
 
 def _parse_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
     batch = TensorShape(specs[0][0]).as_list() or []
-    return [(TensorShape(batch + [None if d < 0 else d for d in shape]), d_type)
-            for d_type, shape in zip(attrs["Tdense"], attrs["dense_shapes"])]
+    sparse = [sparse_outputs(len(batch) + 1, d) for d in attrs.get("sparse_types", ())]
+    dense = [(TensorShape(batch + [None if d < 0 else d for d in shape]), d_type)
+             for d_type, shape in zip(attrs["Tdense"], attrs["dense_shapes"])]
+    return [o[0] for o in sparse] + [o[1] for o in sparse] + [o[2] for o in sparse] + dense + [o[3] for o in sparse]
 
 
 def _n_dense(attrs: dict[str, Any]) -> int:
-    return len(attrs["Tdense"])
+    return len(attrs["Tdense"]) + 4 * len(attrs.get("sparse_types", ()))
 
 
 def _parse_to_tf(attrs: dict[str, Any], specs: Any) -> tuple[dict[str, Any], list[Any]]:
@@ -119,6 +136,8 @@ def _parse_to_tf(attrs: dict[str, Any], specs: Any) -> tuple[dict[str, Any], lis
         out[:] = [v.encode("utf-8") for v in values]
         return out
 
+    if attrs.get("sparse_keys"):
+        raise ValueError("ParseExampleV2: a GraphDef of VarLenFeature parsing is not covered by jaxsess.")
     tf_attrs = {"Tdense": attrs["Tdense"], "num_sparse": 0, "sparse_types": (), "ragged_value_types": (),
                 "ragged_split_types": (), "dense_shapes": tuple(TensorShape([None if d < 0 else d for d in s])
                                                                for s in attrs["dense_shapes"])}
@@ -141,6 +160,19 @@ def _parse_example_device(serialized: Any, *defaults: Any, **attrs: Any) -> Any:
     raise AssertionError("ParseExampleV2 runs on the host")
 
 
+def _feature_values(op: Operation, key: str, feature: Any, d: _dtypes.DType) -> np.ndarray:
+    """The values of one ``Feature`` proto as an array of ``d``; TF's error on another kind."""
+    kind = feature.WhichOneof("kind")
+    if kind is None:  # an empty Feature: no values
+        return _values_array([], d)
+    if kind != _KINDS[d.name]:
+        got = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}[kind]
+        raise errors.InvalidArgumentError(
+            op.name, op, f"Key: {key}.  Data types don't match. Data type: {got} but expected type: "
+                         f"{_TF_TYPE[d.name]}")
+    return _values_array(getattr(feature, kind).value, d)
+
+
 def _parse_one(op: Operation, data: bytes, defaults: list[np.ndarray], index: int) -> list[np.ndarray]:
     example = _tfproto.Example()
     try:
@@ -149,7 +181,8 @@ def _parse_one(op: Operation, data: bytes, defaults: list[np.ndarray], index: in
         raise errors.InvalidArgumentError(
             op.name, op, f"Could not parse example input, value: '{bytes(data)[:40]!r}' (record {index})") from None
     features = example.features.feature
-    out = []
+    out = [_feature_values(op, key, features[key], d) if key in features else _values_array([], d)
+           for key, d in zip(op.attrs.get("sparse_keys", ()), op.attrs.get("sparse_types", ()))]
     for key, d, dims, default in zip(op.attrs["dense_keys"], op.attrs["Tdense"], op.attrs["dense_shapes"],
                                      defaults):
         seq = bool(dims) and dims[0] < 0
@@ -164,18 +197,7 @@ def _parse_one(op: Operation, data: bytes, defaults: list[np.ndarray], index: in
                     op.name, op, f"Feature: {key} (data type: {_TF_TYPE[d.name]}) is required but could not be found.")
             out.append(default.reshape(shape))
             continue
-        feature = features[key]
-        kind = feature.WhichOneof("kind")
-        if kind is None:  # an empty Feature: no values
-            values: Any = []
-        elif kind != _KINDS[d.name]:
-            got = {"float_list": "float", "int64_list": "int64", "bytes_list": "string"}[kind]
-            raise errors.InvalidArgumentError(
-                op.name, op, f"Key: {key}.  Data types don't match. Data type: {got} but expected type: "
-                             f"{_TF_TYPE[d.name]}")
-        else:
-            values = getattr(feature, kind).value
-        arr = _values_array(values, d)
+        arr = _feature_values(op, key, features[key], d)
         if seq:
             if size == 0 or arr.size % size:
                 raise errors.InvalidArgumentError(
@@ -197,11 +219,26 @@ def _host_parse_example(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any
     serialized = np.asarray(inputs[0], dtype=object)
     defaults = [np.asarray(v) for v in inputs[1:]]
     rows = [_parse_one(op, s, defaults, i) for i, s in enumerate(serialized.reshape(-1))]
-    out = []
+    n_sparse = len(op.attrs.get("sparse_types", ()))
+    sp_indices, sp_values, sp_shapes, carriers = [], [], [], []
+    for j, d in enumerate(op.attrs.get("sparse_types", ())):
+        parts = [r[j] for r in rows]
+        width = max((p.size for p in parts), default=0)
+        idx = [(i, k) for i, p in enumerate(parts) for k in range(p.size)]
+        indices = np.asarray(idx, np.int64).reshape(-1, 2)
+        dense_shape = [len(parts), width]
+        if serialized.ndim == 0:  # a scalar input: no batch dimension
+            indices, dense_shape = indices[:, 1:], [width]
+        sp_indices.append(indices)
+        sp_values.append(np.concatenate([np.zeros((0,), _np_dtype(d)), *parts]) if parts
+                         else np.zeros((0,), _np_dtype(d)))
+        sp_shapes.append(np.asarray(dense_shape, np.int64))
+        carriers.append(np.zeros((*dense_shape, 0), np.bool_))
+    out: list[Any] = [*sp_indices, *sp_values, *sp_shapes]
     for j, (d, dims, default) in enumerate(zip(op.attrs["Tdense"], op.attrs["dense_shapes"], defaults)):
         seq = bool(dims) and dims[0] < 0
         shape = tuple(dims[1:]) if seq else tuple(dims)
-        parts = [r[j] for r in rows]
+        parts = [r[n_sparse + j] for r in rows]
         if seq:
             longest = max((p.shape[0] for p in parts), default=0)
             if default.size:
@@ -219,7 +256,7 @@ def _host_parse_example(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any
         else:
             arr = np.zeros((0, *([0] if seq else []), *shape), dtype=_np_dtype(d))
         out.append(arr.reshape(serialized.shape + arr.shape[1:]))
-    return tuple(out)
+    return (*out, *carriers)
 
 
 def _feature_default(key: str, feature: Any, d: _dtypes.DType, shape: tuple[int, ...]) -> np.ndarray:
@@ -260,17 +297,19 @@ def parse_example(serialized: Any, features: dict[str, Any], name: str | None = 
 
     Args:
       serialized: a string tensor of shape ``[batch]`` (or ``[]``).
-      features: ``{key: FixedLenFeature | FixedLenSequenceFeature}``.
+      features: ``{key: FixedLenFeature | FixedLenSequenceFeature | VarLenFeature}``.
       name: the name scope (default ``'ParseExample'``).
       example_names: accepted for compatibility.
 
     Returns:
       ``{key: tensor}``: a ``FixedLenFeature`` of shape ``s`` gives ``[batch] + s``;
-      a ``FixedLenSequenceFeature`` gives ``[batch, None] + s`` (padded).
+      a ``FixedLenSequenceFeature`` gives ``[batch, None] + s`` (padded); a
+      ``VarLenFeature`` a ``SparseTensor`` of dense shape ``[batch, max values]``
+      (indices ``[n, 2]``; ``[n, 1]`` and ``[max values]`` for a scalar ``serialized``).
 
     Raises:
       ValueError: an empty ``features``, an unsupported feature kind
-        (``VarLenFeature``: not covered), a ``FixedLenSequenceFeature``
+        (``SparseFeature``: not covered), a ``FixedLenSequenceFeature``
         without ``allow_missing``, a default that does not fit.
       TypeError: a feature dtype other than float32, int64 or string.
       InvalidArgumentError (at run time): a required feature missing, a
@@ -279,8 +318,17 @@ def parse_example(serialized: Any, features: dict[str, Any], name: str | None = 
     if not features:
         raise ValueError("Missing: features was empty.")
     keys, types, shapes, defaults = [], [], [], []
+    sparse_keys, sparse_types = [], []
     for key in sorted(features):
         f = features[key]
+        if isinstance(f, VarLenFeature):
+            d = _dtypes.as_dtype(f.dtype)
+            if d.name not in _KINDS:
+                raise TypeError(f"Value passed to parameter 'sparse_types' has DataType {d.name} not in list of "
+                                "allowed values: float32, int64, string")
+            sparse_keys.append(str(key))
+            sparse_types.append(d)
+            continue
         if isinstance(f, FixedLenSequenceFeature):
             if not f.allow_missing:
                 raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be True.")
@@ -289,7 +337,7 @@ def parse_example(serialized: Any, features: dict[str, Any], name: str | None = 
             seq = False
         else:
             raise ValueError(f"Unsupported feature type {type(f).__name__} for {key!r}: jaxsess parses "
-                             "FixedLenFeature and FixedLenSequenceFeature (VarLenFeature is not covered).")
+                             "FixedLenFeature, FixedLenSequenceFeature and VarLenFeature.")
         d = _dtypes.as_dtype(f.dtype)
         if d.name not in _KINDS:
             raise TypeError(f"Value passed to parameter 'dense_defaults' has DataType {d.name} not in list of "
@@ -309,10 +357,16 @@ def parse_example(serialized: Any, features: dict[str, Any], name: str | None = 
         if s.shape.ndims is not None and s.shape.ndims > 1:
             raise ValueError(f"parse_example: serialized must be a vector or a scalar, got shape {s.shape}.")
         default_tensors = [constant(v, dtype=d) for v, d in zip(defaults, types)]
-        attrs = {"dense_keys": tuple(keys), "Tdense": tuple(types), "dense_shapes": tuple(shapes)}
+        attrs: dict[str, Any] = {"dense_keys": tuple(keys), "Tdense": tuple(types), "dense_shapes": tuple(shapes)}
+        if sparse_keys:
+            attrs.update(sparse_keys=tuple(sparse_keys), sparse_types=tuple(sparse_types))
         out = apply_op("ParseExampleV2", (s, *default_tensors), attrs)
-    outs = out if isinstance(out, list | tuple) else [out]
-    return dict(zip(keys, outs))
+        outs = list(out) if isinstance(out, list | tuple) else [out]
+        ns = len(sparse_keys)
+        result = {k: sparse_result(outs[j], outs[ns + j], outs[3 * ns + len(keys) + j])
+                  for j, k in enumerate(sparse_keys)}
+    result.update(zip(keys, outs[3 * ns:3 * ns + len(keys)]))
+    return result
 
 
 def parse_single_example(serialized: Any, features: dict[str, Any], name: str | None = None,

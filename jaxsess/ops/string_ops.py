@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from jaxsess import dtypes as _dtypes, errors
-from jaxsess._fingerprint import to_hash_bucket_fast
+from jaxsess._fingerprint import hash64, siphash24, to_hash_bucket_fast, to_hash_buckets
 from jaxsess.graph._graph import Operation
 from jaxsess.graph._host import device_lowering, register_host
 from jaxsess.graph._registry import TFOp, register_op
@@ -578,6 +578,75 @@ def string_to_hash_bucket_fast(input: Any, num_buckets: int, name: str | None = 
         raise ValueError(f"strings.to_hash_bucket_fast: num_buckets must be >= 1, got {num_buckets}.")
     x = _string_arg("strings.to_hash_bucket_fast", input)
     return apply_op("StringToHashBucketFast", (x,), {"num_buckets": int(num_buckets)}, name=name)
+
+
+_host_only("StringToHashBucket", _typed_infer(_dtypes.int64))
+_host_only("StringToHashBucketStrong", _typed_infer(_dtypes.int64))
+
+
+@register_host("StringToHashBucket", always=True, infer=_typed_infer(_dtypes.int64))
+def _host_hash_bucket(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    return (to_hash_buckets(inputs[0], op.attrs["num_buckets"], hash64),)
+
+
+@register_host("StringToHashBucketStrong", always=True, infer=_typed_infer(_dtypes.int64))
+def _host_hash_bucket_strong(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    key = op.attrs["key"]
+    return (to_hash_buckets(inputs[0], op.attrs["num_buckets"], lambda v: siphash24(key, v)),)
+
+
+def _num_buckets(fn: str, num_buckets: int) -> int:
+    if int(num_buckets) < 1:
+        raise ValueError(f"{fn}: num_buckets must be >= 1, got {num_buckets}.")
+    return int(num_buckets)
+
+
+def string_to_hash_bucket(string_tensor: Any = None, num_buckets: int = 1, name: str | None = None,
+                          input: Any = None) -> Any:  # noqa: A002
+    """Each string hashed into ``[0, num_buckets)`` with TF's ``Hash64`` (the same ids as
+    TF), as ``tf.compat.v1.string_to_hash_bucket`` / ``tf.strings.to_hash_bucket``
+    (prefer :func:`string_to_hash_bucket_fast`, as TF's docs say).
+
+    Returns:
+      An ``int64`` tensor of the input's shape.
+
+    Raises:
+      ValueError: ``num_buckets < 1``.
+      TypeError: the input is not a string tensor.
+    """
+    x = _string_arg("strings.to_hash_bucket", string_tensor if string_tensor is not None else input)
+    n = _num_buckets("strings.to_hash_bucket", num_buckets)
+    return apply_op("StringToHashBucket", (x,), {"num_buckets": n}, name=name)
+
+
+def to_hash_bucket(input: Any, num_buckets: int, name: str | None = None) -> Any:  # noqa: A002
+    """As :func:`string_to_hash_bucket` (``tf.strings.to_hash_bucket``'s signature)."""
+    return string_to_hash_bucket(input, num_buckets, name=name)
+
+
+def string_to_hash_bucket_strong(input: Any, num_buckets: int, key: Sequence[int],  # noqa: A002
+                                 name: str | None = None) -> Any:
+    """Each string hashed into ``[0, num_buckets)`` with SipHash-2-4 keyed by ``key`` (the
+    same ids as TF), as ``tf.strings.to_hash_bucket_strong``.
+
+    Args:
+      key: two int64s, the 128-bit hash key (each read as unsigned, as TF).
+
+    Returns:
+      An ``int64`` tensor of the input's shape.
+
+    Raises:
+      ValueError: ``num_buckets < 1``, or ``key`` not two int64s.
+      TypeError: the input is not a string tensor.
+    """
+    x = _string_arg("strings.to_hash_bucket_strong", input)
+    n = _num_buckets("strings.to_hash_bucket_strong", num_buckets)
+    k = tuple(int(v) for v in key)
+    if len(k) != 2:
+        raise ValueError(f"strings.to_hash_bucket_strong: Key must have 2 elements, got {len(k)}.")
+    if any(not -2**63 <= v < 2**63 for v in k):
+        raise ValueError(f"strings.to_hash_bucket_strong: key values must be int64s, got {list(k)}.")
+    return apply_op("StringToHashBucketStrong", (x,), {"num_buckets": n, "key": k}, name=name)
 
 
 _host_only("EncodeBase64", _string_out_infer)

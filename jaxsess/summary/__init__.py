@@ -3,8 +3,11 @@ plan, serialized on the host) and ``FileWriter`` (TensorBoard's event files)."""
 
 from jaxsess._tfproto import (
     Event as Event,
+    SessionLog as SessionLog,
     Summary as Summary,
+    SummaryDescription as SummaryDescription,
     SummaryMetadata as SummaryMetadata,
+    TaggedRunMetadata as TaggedRunMetadata,
 )
 from jaxsess.summary._ops import (
     histogram as histogram,
@@ -14,6 +17,7 @@ from jaxsess.summary._ops import (
     scalar as scalar,
     text as text,
 )
+from jaxsess.summary._v2 import all_v2_summary_ops as all_v2_summary_ops, initialize as initialize
 from jaxsess.summary._writer import (
     FileWriter as FileWriter,
     FileWriterCache as FileWriterCache,

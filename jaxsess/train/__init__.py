@@ -14,6 +14,7 @@ from jaxsess._tfproto import (
     SequenceExample as SequenceExample,
 )
 from jaxsess.graph._graph_def import write_graph as write_graph
+from jaxsess.ops.serialization_ops import match_filenames_once as match_filenames_once
 from jaxsess.summary._writer import summary_iterator as summary_iterator
 from jaxsess.train import queue_runner as queue_runner
 from jaxsess.train._checkpoint_utils import (

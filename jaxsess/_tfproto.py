@@ -332,9 +332,10 @@ def is_string_array(a: np.ndarray) -> bool:
     return a.dtype.kind in "SUO"
 
 
-def ndarray_to_tensor_proto(arr: Any) -> Any:
+def ndarray_to_tensor_proto(arr: Any, *, typed_scalars: bool = True) -> Any:
     """A ``TensorProto`` holding ``arr`` (its bytes in ``tensor_content``, little-endian; a scalar in its
-    typed field, ``float_val``...), as ``tf.make_tensor_proto``.
+    typed field, ``float_val``..., unless ``typed_scalars`` is False: TF's kernels, e.g.
+    ``SerializeTensor``, write every tensor's bytes to ``tensor_content``), as ``tf.make_tensor_proto``.
 
     String arrays (``bytes``/``str``) become ``DT_STRING`` tensors (``string_val``).
 
@@ -350,7 +351,7 @@ def ndarray_to_tensor_proto(arr: Any) -> Any:
     dt = _dtypes.as_dtype(a.dtype)
     proto = TensorProto(dtype=_ENUM_OF[dt.name], tensor_shape=shape_to_proto(list(a.shape)))
     field = _VALUE_FIELDS.get(dt.name)
-    if a.size <= 1 and field is not None:  # as TF: a scalar (or empty) tensor in its typed field
+    if typed_scalars and a.size <= 1 and field is not None:  # as TF: a scalar (or empty) tensor in its typed field
         values = a.ravel()
         if dt.name in ("float16", "bfloat16"):
             values = values.view(np.uint16)

@@ -64,7 +64,7 @@ def _scalar_bytes(b: bytes) -> np.ndarray:
 
 @register_host("SerializeTensor", always=True, infer=_scalar_string)
 def _host_serialize_tensor(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
-    return (_scalar_bytes(_tfproto.ndarray_to_tensor_proto(np.asarray(inputs[0])).SerializeToString()),)
+    return (_scalar_bytes(_tfproto.ndarray_to_tensor_proto(np.asarray(inputs[0]), typed_scalars=False).SerializeToString()),)
 
 
 _TF_TYPE_NAMES = {"float32": "float", "float64": "double"}

@@ -281,7 +281,7 @@ CASES: list[Case] = [
     Case("device-foo", lambda e: _device_op(e, "/foo:0"), ValueError, "'/foo:0'"),
     Case("device-unknown-type", lambda e: _device_op(e, "/device:XPU:0"), ValueError, "XPU"),
     Case("device-task-not-int", lambda e: _device_op(e, "/job:localhost/task:abc"), ValueError, "abc"),
-    Case("device-function", lambda e: _device_op(e, lambda op: "/cpu:0"), TypeError, "Device functions"),
+    Case("device-function-not-a-string", lambda e: _device_op(e, lambda op: 3), TypeError, "got 3"),
     Case("device-does-not-exist", _run_on_missing_device, errors.InvalidArgumentError, "GPU:7"),
     # -- shapes, axes and attributes while building ops
     Case("reshape-bad-size", lambda e: tf.reshape(e.c3, [2, 2]), ValueError, "[2,2]"),

@@ -635,7 +635,7 @@ def test_regularization_loss_collection() -> None:
 def test_math_namespace_reexports() -> None:
     assert tfmath.reduce_sum is math_ops.reduce_sum
     assert tfmath.softmax is nn_ops.softmax
-    assert tfmath.scalar_mul is math_ops.multiply
+    assert tfmath.scalar_mul is math_ops.scalar_mul
     for name in ("add", "log", "sigmoid", "in_top_k", "top_k", "log_softmax", "softplus", "squared_difference"):
         assert callable(getattr(tfmath, name))
     with tf.EagerSession():

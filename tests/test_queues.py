@@ -302,6 +302,7 @@ def test_cifar_style_fixed_length_record_pipeline(tmp_path, graph):
     key, value = reader.read(queue)
     raw = tf.decode_raw(value, tf.uint8)
     label = tf.cast(tf.strided_slice(raw, [0], [1]), tf.int32)
+    label.set_shape([1])  # as cifar10_input.py: a slice of the unknown-length record has shape [None] (TF)
     image = tf.transpose(tf.reshape(tf.strided_slice(raw, [1], [13]), [3, 2, 2]), [1, 2, 0])
     image = tf.cast(image, tf.float32)
     images_b, labels_b, keys_b = tf.train.batch([image, label, key], batch_size=2, num_threads=2,

@@ -3,7 +3,7 @@ import tensorflow.compat.v1 as tf
 
 tf.disable_eager_execution()
 
-# Stateless random values differ between TF (Philox) and jaxsess: check determinism, shapes, dtypes, ranges.
+# Stateless random values differ between implementations (TF uses Philox): check determinism, shapes, dtypes, ranges.
 RESULTS = {}
 
 seed = tf.placeholder(tf.int32, [2], name="seed")

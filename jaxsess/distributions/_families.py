@@ -100,23 +100,18 @@ class _Family(Distribution):
         return array_ops.concat([[n], array_ops.shape(self._ones())], 0)
 
 
-class Normal(_Family):
-    """The normal distribution N(loc, scale²), as ``tf.compat.v1.distributions.Normal``.
-
-    Args:
-      loc: the mean, a float tensor.
-      scale: the standard deviation (> 0), broadcastable with ``loc``.
-    """
+class _LocScale(_Family):
+    """A family with a location ``loc`` and a scale ``scale`` (float tensors, broadcast
+    together), fully reparameterized: the shared constructor and properties."""
 
     _batch_params = ("loc", "scale")
 
-    def __init__(self, loc: Any, scale: Any, validate_args: bool = False, allow_nan_stats: bool = True,
-                 name: str = "Normal") -> None:
-        parameters = dict(locals())
+    def _init_loc_scale(self, parameters: dict[str, Any], loc: Any, scale: Any, validate_args: bool,
+                        allow_nan_stats: bool, name: str) -> None:
         with name_scope(name, values=[loc, scale]) as scope:
             p = _float_params({"loc": loc, "scale": scale})
         self._loc, self._scale = p["loc"], p["scale"]
-        super().__init__(self._loc.dtype, FULLY_REPARAMETERIZED, validate_args, allow_nan_stats, parameters,
+        _Family.__init__(self, self._loc.dtype, FULLY_REPARAMETERIZED, validate_args, allow_nan_stats, parameters,
                          [self._loc, self._scale], scope)
 
     @property
@@ -126,6 +121,19 @@ class Normal(_Family):
     @property
     def scale(self) -> Any:
         return self._scale
+
+
+class Normal(_LocScale):
+    """The normal distribution N(loc, scale²), as ``tf.compat.v1.distributions.Normal``.
+
+    Args:
+      loc: the mean, a float tensor.
+      scale: the standard deviation (> 0), broadcastable with ``loc``.
+    """
+
+    def __init__(self, loc: Any, scale: Any, validate_args: bool = False, allow_nan_stats: bool = True,
+                 name: str = "Normal") -> None:
+        self._init_loc_scale(dict(locals()), loc, scale, validate_args, allow_nan_stats, name)
 
     def _sample_n(self, n: int, seed: int | None) -> Any:
         sampled = random_ops.random_normal(self._sample_shape(n), mean=0.0, stddev=1.0, dtype=self.dtype, seed=seed)
@@ -167,28 +175,13 @@ class Normal(_Family):
         return self._mean()
 
 
-class Laplace(_Family):
+class Laplace(_LocScale):
     """The Laplace distribution with density ``exp(-|x - loc| / scale) / (2 scale)``, as
     ``tf.compat.v1.distributions.Laplace``."""
 
-    _batch_params = ("loc", "scale")
-
     def __init__(self, loc: Any, scale: Any, validate_args: bool = False, allow_nan_stats: bool = True,
                  name: str = "Laplace") -> None:
-        parameters = dict(locals())
-        with name_scope(name, values=[loc, scale]) as scope:
-            p = _float_params({"loc": loc, "scale": scale})
-        self._loc, self._scale = p["loc"], p["scale"]
-        super().__init__(self._loc.dtype, FULLY_REPARAMETERIZED, validate_args, allow_nan_stats, parameters,
-                         [self._loc, self._scale], scope)
-
-    @property
-    def loc(self) -> Any:
-        return self._loc
-
-    @property
-    def scale(self) -> Any:
-        return self._scale
+        self._init_loc_scale(dict(locals()), loc, scale, validate_args, allow_nan_stats, name)
 
     def _sample_n(self, n: int, seed: int | None) -> Any:
         lo = float(np.nextafter(np.array(-1.0, self.dtype.np_dtype), np.array(0.0, self.dtype.np_dtype)))

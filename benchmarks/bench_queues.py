@@ -20,18 +20,11 @@ import time
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 import numpy as np  # noqa: E402
+from bench_tf_data import build  # noqa: E402  # the same model as the tf.data benchmark's
 
 import jaxsess as tf  # noqa: E402
 
 TARGET = 0.5
-
-
-def build(x: object, y: object) -> object:
-    w1 = tf.Variable(np.full((32, 64), 0.01, np.float32))
-    w2 = tf.Variable(np.full((64, 1), 0.01, np.float32))
-    pred = tf.matmul(tf.nn.relu(tf.matmul(x, w1)), w2)
-    loss = tf.reduce_mean(tf.square(pred - y))
-    return tf.train.GradientDescentOptimizer(0.01).minimize(loss)
 
 
 def timed(fn: object, steps: int) -> float:

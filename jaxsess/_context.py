@@ -1,4 +1,5 @@
-"""Thread-local context stacks: default sessions and the execution mode.
+"""Thread-local context stacks: default sessions and the execution mode;
+and the process-wide set of in-process server targets.
 
 Each thread has its own stacks, as in TF1: a default-session stack
 (``Session.as_default``) and an execution-context stack whose entries are
@@ -12,7 +13,14 @@ from __future__ import annotations
 import threading
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["VariableStore", "current_eager_session", "execution_stack", "session_stack"]
+__all__ = [
+    "VariableStore",
+    "add_server_target",
+    "current_eager_session",
+    "execution_stack",
+    "is_local_server_target",
+    "session_stack",
+]
 
 
 @runtime_checkable
@@ -84,3 +92,23 @@ def current_eager_session() -> Any:
         if getattr(top, "_is_eager", False):
             return top
     return None
+
+
+# Targets of the in-process servers created so far (``tf.train.Server``,
+# e.g. 'grpc://localhost:2222'): a ``Session(target)`` accepts them. Kept here,
+# below the sessions and the train library, so that the session layer does
+# not import ``jaxsess.train`` (whose package imports the session wrappers).
+_server_targets: set[str] = set()
+_server_lock = threading.Lock()
+
+
+def add_server_target(target: str) -> None:
+    """Records the ``target`` of an in-process server (it lives as long as the process, as TF1's)."""
+    with _server_lock:
+        _server_targets.add(target)
+
+
+def is_local_server_target(target: str) -> bool:
+    """Whether ``target`` is the ``Server.target`` of an in-process ``tf.train.Server``."""
+    with _server_lock:
+        return target in _server_targets

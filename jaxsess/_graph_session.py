@@ -47,7 +47,6 @@ from jaxsess.graph._host import HOST_GRAPHS as _HOST_GRAPHS
 from jaxsess.graph._lowering import VARIABLE_OP, Plan, build_plan, prune
 from jaxsess.graph._placement import place_plan, slot_placement
 from jaxsess.ops.sparse_tensor import SparseTensor
-from jaxsess.train._cluster import is_local_server_target
 
 __all__ = ["Session", "InteractiveSession"]
 
@@ -226,7 +225,7 @@ class Session(BaseSession):
     ) -> None:
         if mesh is not None and not isinstance(mesh, jax.sharding.Mesh):
             raise TypeError(f"mesh must be a jax.sharding.Mesh; got {type(mesh).__name__}")
-        if target not in ("", None) and not is_local_server_target(target):
+        if target not in ("", None) and not _context.is_local_server_target(target):
             raise ValueError(
                 f"Session target {target!r} is not supported: jaxsess runs in-process (target='', or the "
                 "target of a tf.train.Server created in this process)."

@@ -195,6 +195,19 @@ def test_importing_a_graph_module_loads_nothing_above_graph(module: str) -> None
 
 def test_importing_the_package_loads_only_the_package() -> None:
     assert loaded_after("import jaxsess") == ["jaxsess"]
+
+
+@pytest.mark.parametrize(
+    "module", ["_graph_session", "_eager", "_host_run", "_fetch", "train._monitored", "train._cluster", "estimator"]
+)
+def test_a_module_imported_first_in_a_fresh_process_loads(module: str) -> None:
+    # An import cycle hides while the package's lazy facade loads modules in
+    # its own order: importing one module first exposes it (the session
+    # module once imported jaxsess.train, whose package imports the session
+    # wrappers, which import the session module).
+    assert f"jaxsess.{module}" in loaded_after(f"import jaxsess.{module}")
+
+
 def test_no_imports_inside_functions() -> None:
     for package in NO_IMPORTS_IN_FUNCTIONS:
         assert imports_in_functions(PACKAGE / package) == []

@@ -24,9 +24,10 @@ from typing import Any
 from tensorboard.compat.proto import cluster_pb2
 
 from jaxsess import logging as tf_logging
+from jaxsess._context import add_server_target
 from jaxsess.graph._device import parse_device
 
-__all__ = ["ClusterSpec", "Server", "replica_device_setter", "is_local_server_target", "STANDARD_PS_OPS"]
+__all__ = ["ClusterSpec", "Server", "replica_device_setter", "STANDARD_PS_OPS"]
 
 # The op types a replica device setter puts on the ps job, as TF1's ``STANDARD_PS_OPS``.
 STANDARD_PS_OPS = (
@@ -159,17 +160,6 @@ class ClusterSpec:
         return out
 
 
-# Targets of the in-process servers created so far, e.g. 'grpc://localhost:2222'.
-_live_targets: set[str] = set()
-_live_lock = threading.Lock()
-
-
-def is_local_server_target(target: str) -> bool:
-    """Whether ``target`` is the :attr:`Server.target` of an in-process :class:`Server`."""
-    with _live_lock:
-        return target in _live_targets
-
-
 class Server:
     """An in-process "server" of a cluster task, as ``tf.train.Server``.
 
@@ -221,8 +211,7 @@ class Server:
                 sock.bind(("127.0.0.1", 0))
                 address = f"{host}:{sock.getsockname()[1]}"
         self._target = f"{self._protocol}://{address}"
-        with _live_lock:  # as TF1, a server lives as long as its process
-            _live_targets.add(self._target)
+        add_server_target(self._target)  # as TF1, a server lives as long as its process
 
     @staticmethod
     def create_local_server(config: Any = None, start: bool = True) -> Server:

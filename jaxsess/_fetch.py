@@ -352,6 +352,82 @@ def check_unique(feeds: Sequence[Tensor]) -> None:
             seen.add(t)
 
 
+def feeds_fit(feeds: Sequence[Tensor]) -> Callable[[Sequence[Any]], bool]:
+    """A predicate over the values fed to ``feeds`` (in that order): whether
+    each is a ``numpy.ndarray`` of its tensor's dtype whose shape fits the
+    tensor's static shape, so that it needs no conversion or check (the hot
+    path of a cached plan; anything else goes through :func:`feed_value`).
+
+    Fully known shapes of up to three feeds get an unrolled predicate: a
+    ``Session.run`` cache hit spends about 0.2 us on it, against 0.6 us for
+    the general loop, which also handles ``None`` dimensions.
+    """
+    nd = np.ndarray
+    wants = tuple(t._dtype._np for t in feeds)
+    dims = tuple(t._shape._dims for t in feeds)
+    if all(d is not None and None not in d for d in dims):
+        if not feeds:
+            return _always
+        if len(feeds) == 1:
+            (w0,), (d0,) = wants, dims
+
+            def fit1(values: Sequence[Any]) -> bool:
+                (a,) = values
+                return type(a) is nd and a.dtype is w0 and a.shape == d0
+
+            return fit1
+        if len(feeds) == 2:
+            (w0, w1), (d0, d1) = wants, dims
+
+            def fit2(values: Sequence[Any]) -> bool:
+                a, b = values
+                return (
+                    type(a) is nd and type(b) is nd and a.dtype is w0 and b.dtype is w1
+                    and a.shape == d0 and b.shape == d1
+                )
+
+            return fit2
+        if len(feeds) == 3:
+            (w0, w1, w2), (d0, d1, d2) = wants, dims
+
+            def fit3(values: Sequence[Any]) -> bool:
+                a, b, c = values
+                return (
+                    type(a) is nd and type(b) is nd and type(c) is nd
+                    and a.dtype is w0 and b.dtype is w1 and c.dtype is w2
+                    and a.shape == d0 and b.shape == d1 and c.shape == d2
+                )
+
+            return fit3
+    # rank (None: any) and the known dimensions (index, size) of each feed
+    ranks = tuple(None if d is None else len(d) for d in dims)
+    known = tuple(() if d is None else tuple((i, n) for i, n in enumerate(d) if n is not None) for d in dims)
+
+    def fit(values: Sequence[Any]) -> bool:
+        for v, w, r, kn in zip(values, wants, ranks, known, strict=False):
+            if type(v) is not nd or v.dtype is not w:
+                return False
+            if r is not None:
+                s = v.shape
+                if len(s) != r:
+                    return False
+                for i, n in kn:
+                    if s[i] != n:
+                        return False
+        return True
+
+    return fit
+
+
+def _always(values: Sequence[Any]) -> bool:
+    return True
+
+
+def feed_values(feeds: Sequence[Tensor], values: Sequence[Any]) -> list[Any]:
+    """:func:`feed_value` of each value for its tensor of ``feeds``."""
+    return [feed_value(t, v) for t, v in zip(feeds, values, strict=False)]
+
+
 def feed_value(t: Tensor, value: Any) -> Any:
     """Converts one feed value for ``t``, as TF1 (``np.asarray(v, dtype)``);
     a ``jax.Array`` stays on its device (cast when its dtype differs).

@@ -34,6 +34,8 @@ from jaxsess._fetch import (
     feed_items,
     feed_keys as resolve_feeds,
     feed_value,
+    feed_values,
+    feeds_fit,
     host_value,
     sparse_callable,
     split_leaves,
@@ -89,31 +91,29 @@ def _on_one_device(fn: Callable[..., Any], feeds: Sequence[Any], err: ValueError
     return fn(*[jax.device_put(v, dev) if isinstance(v, jax.Array) else v for v in feeds])
 
 
-def _feed_values(specs: Sequence[tuple[Tensor, Any, Any]], values: Sequence[Any]) -> Sequence[Any]:
-    """The feed values as a cached plan takes them: ``values`` itself when each
-    is already a NumPy array of its placeholder's dtype and static shape (the hot
-    path: no conversion, no check), else each converted and checked by
-    :func:`feed_value`."""
-    for (_, want, dims), v in zip(specs, values, strict=False):
-        if type(v) is not np.ndarray or v.dtype is not want or v.shape != dims:
-            return [feed_value(t, v) for (t, _, _), v in zip(specs, values, strict=False)]
-    return values
-
-
 def _call_flat(session: Session, fn: Callable[..., Any], vals: Sequence[Any]) -> Any:
     """``fn(*vals)``, a stateless plan's flat jitted function, retried on one
     device for feeds committed to several, its errors translated (the session
-    closed meanwhile, device out of memory)."""
+    closed meanwhile, device out of memory). The hot paths inline the first
+    try and call :func:`_flat_failed` on an error."""
     try:
-        try:
-            return fn(*vals)
-        except ValueError as e:
-            return _on_one_device(fn, vals, e)
+        return fn(*vals)
     except Exception as e:
-        err = session._translate(e)
-        if err is e:
+        return _flat_failed(session, fn, vals, e)
+
+
+def _flat_failed(session: Session, fn: Callable[..., Any], vals: Sequence[Any], err: Exception) -> Any:
+    """After ``fn(*vals)`` raised ``err``: the retry on one device of feeds
+    committed to several devices, or ``err`` translated (see :func:`_call_flat`)."""
+    try:
+        if isinstance(err, ValueError):
+            return _on_one_device(fn, vals, err)
+        raise err
+    except Exception as e:
+        translated = session._translate(e)
+        if translated is e:
             raise
-        raise err from e
+        raise translated from e
 
 
 class _Entry(NamedTuple):
@@ -122,9 +122,9 @@ class _Entry(NamedTuple):
     plan: Plan
     positions: list[Any] | None  # where each fetch leaf's value is in the results (None: the identity)
     invoke: Callable[[list[Any]], tuple[Any, ...]]  # converted feeds -> the plan's device results
-    # (tensor, NumPy dtype, static dims) of each feed, in the key's order: a value
-    # of exactly that type, dtype and shape needs no conversion or check.
-    specs: tuple[tuple[Tensor, Any, Any], ...]
+    feeds: tuple[Tensor, ...]  # the fed tensors, in the key's order
+    # Whether feed values (in that order) need no conversion or check (feeds_fit).
+    fits: Callable[[Sequence[Any]], bool]
     # A stateless plan's flat jitted function of the feeds (invoke without a
     # frame): ``direct`` returns the fetched values, ``direct_one`` the one
     # fetched array of a plan with a single fetch; None when there is none.
@@ -135,14 +135,18 @@ class _Entry(NamedTuple):
     @classmethod
     def of(cls, plan: Plan, positions: list[Any] | None, invoke: Callable[[list[Any]], tuple[Any, ...]],
            feeds: Sequence[Tensor]) -> _Entry:
-        specs = tuple((t, t._dtype._np, t._shape._dims) for t in feeds)
         # set by _plain_invoker on the stateless fast path only (not for x64 plans: they need the scope)
         jitted = None if plan.x64 else getattr(invoke, "jitted", None)
         one = getattr(invoke, "single", False)
         return cls(
-            plan, positions, invoke, specs, None if one else jitted, jitted if one else None,
-            plan.parts is not None or jit_returns_input_buffers(),
+            plan, positions, invoke, tuple(feeds), feeds_fit(feeds), None if one else jitted,
+            jitted if one else None, plan.parts is not None or jit_returns_input_buffers(),
         )
+
+    def feed_values(self, values: Sequence[Any]) -> Sequence[Any]:
+        """``values`` as the plan takes them: themselves when they fit (the
+        hot path: no conversion, no check), else each converted and checked."""
+        return values if self.fits(values) else feed_values(self.feeds, values)
 
 
 def _clear_caches(entry: _Entry) -> None:
@@ -378,22 +382,26 @@ class Session(BaseSession):
                 args = tuple(feed_dict.values())
             else:
                 key = None
-            entry = self._plans.get(key) if key is not None else None
+            plans = self._plans
+            entry = plans.get(key) if key is not None else None
             if (
                 entry is not None
-                and entry.direct_one is not None
+                and (fn := entry.direct_one) is not None
                 and not (_HOST_GRAPHS.data and _host_run.needs_host_pass(self._graph))  # type: ignore[attr-defined]
             ):
                 gc_on = _gc_isenabled()
                 _gc_disable()
                 try:
                     self._registry.safe_point()
-                    vals = _feed_values(entry.specs, args)
+                    vals = args if entry.fits(args) else feed_values(entry.feeds, args)
                     try:  # LRU order; not contextlib.suppress: this is the hot path
-                        self._plans.move_to_end(key)
+                        plans.move_to_end(key)
                     except KeyError:  # evicted meanwhile by another thread
                         pass
-                    out = _call_flat(self, entry.direct_one, vals)
+                    try:  # _call_flat, inlined
+                        out = fn(*vals)
+                    except Exception as e:
+                        out = _flat_failed(self, fn, vals, e)
                     if self._device_fetches:  # one fresh array: the registry's inlined case
                         self._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer)
                         return out
@@ -440,7 +448,7 @@ class Session(BaseSession):
         else:
             entry = None
         if entry is not None:
-            vals = _feed_values(entry.specs, tuple(feed_dict.values())) if feed_dict else ()
+            vals = entry.feed_values(tuple(feed_dict.values())) if feed_dict else ()
             try:  # LRU order; not contextlib.suppress: this is the hot path
                 plans.move_to_end(key)
             except KeyError:  # evicted meanwhile by another thread
@@ -858,7 +866,7 @@ class Session(BaseSession):
         feeds = resolve_feeds(graph, feed_list or ())
         key = (tuple(fm.leaves), tuple(feeds))
         entry = self._plans.get(key) or self._lookup(fm.leaves, feeds, key)
-        plan, positions, invoke, specs, direct, direct_one, by_buffer = entry
+        plan, positions, invoke, fed, fits, direct, direct_one, by_buffer = entry
         registry = self._registry
         rebuild = fm.rebuild
         n = len(feeds)
@@ -885,8 +893,11 @@ class Session(BaseSession):
                     safe_point()
                     if session._drop_variants:
                         session._free_variants()
-                    vals = _feed_values(specs, args)
-                    out = _call_flat(session, direct_one, vals)
+                    vals = args if fits(args) else feed_values(fed, args)
+                    try:  # _call_flat, inlined
+                        out = direct_one(*vals)
+                    except Exception as e:
+                        out = _flat_failed(session, direct_one, vals, e)
                     if device:  # one fresh array: the registry's inlined case
                         registry.adopt_outputs(out, vals, by_buffer=by_buffer)
                         return out
@@ -908,7 +919,7 @@ class Session(BaseSession):
             safe_point()
             if session._drop_variants:
                 session._free_variants()
-            vals = _feed_values(specs, args)
+            vals = args if fits(args) else feed_values(fed, args)
             results: Sequence[Any]
             held = defer()  # as in run: signals are raised after the call
             try:

@@ -218,6 +218,67 @@ def test_feed_values_converted_as_numpy(net: Net, sess: tf.Session) -> None:
     np.testing.assert_array_equal(sess.run(b, {b: [1, 0]}), [True, False])
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4])
+def test_feeds_fit_passes_only_arrays_needing_no_conversion(n: int) -> None:
+    # The hot path's predicate (unrolled up to three feeds, a loop beyond):
+    # True only for NumPy arrays of each tensor's dtype and static shape.
+    from jaxsess._fetch import feeds_fit
+
+    with tf.Graph().as_default():
+        feeds = [tf.placeholder(tf.float32 if i % 2 else tf.int32, [2, i + 1]) for i in range(n)]
+    good = [np.zeros((2, i + 1), np.float32 if i % 2 else np.int32) for i in range(n)]
+    fit = feeds_fit(feeds)
+    assert fit(tuple(good)) is True
+    for i in range(n):
+        for bad in (
+            good[i].astype(np.float64),  # dtype
+            np.zeros((3, i + 1), good[i].dtype),  # shape
+            good[i].tolist(),  # a list
+            jnp.asarray(good[i]),  # a jax.Array: converted by feed_value
+            good[i].view(np.recarray),  # an ndarray subclass
+            good[i][:, None],  # rank
+        ):
+            values = list(good)
+            values[i] = bad
+            assert fit(tuple(values)) is False, (i, type(bad))
+
+
+def test_feeds_fit_with_unknown_dimensions_checks_rank_and_known_sizes() -> None:
+    from jaxsess._fetch import feeds_fit
+
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        anything = tf.placeholder(tf.float32)
+    fit = feeds_fit([x, anything])
+    scalar = np.float32(1.0)  # a NumPy scalar is not an ndarray: feed_value converts it
+    for xv, av, want in (
+        (np.zeros((5, 3), np.float32), np.zeros((2, 2, 2), np.float32), True),
+        (np.zeros((0, 3), np.float32), np.zeros((), np.float32), True),
+        (np.zeros((5, 4), np.float32), np.zeros(1, np.float32), False),
+        (np.zeros((5, 3, 1), np.float32), np.zeros(1, np.float32), False),
+        (np.zeros(3, np.float32), np.zeros(1, np.float32), False),
+        (np.zeros((5, 3), np.float32), scalar, False),
+    ):
+        assert fit((xv, av)) is want
+
+
+def test_run_converts_or_rejects_every_feed_the_hot_path_does_not_take(net: Net, sess: tf.Session) -> None:
+    # Once the plan is cached, the hot path hands fitting arrays to XLA as
+    # they are and everything else to feed_value: values and errors as TF1.
+    x = np.array([[1.0, 2.0, 3.0]], np.float32)
+    for _ in range(2):
+        np.testing.assert_array_equal(sess.run(net.y, {net.x: x}), x + 1)
+    np.testing.assert_array_equal(sess.run(net.y, {net.x: x.astype(np.float64)}), x + 1)
+    np.testing.assert_array_equal(sess.run(net.y, {net.x: [[1, 2, 3]]}), x + 1)
+    with pytest.raises(ValueError, match=r"Cannot feed value of shape \(1, 4\) for Tensor x:0"):
+        sess.run(net.y, {net.x: np.zeros((1, 4), np.float32)})
+    f = sess.make_callable(net.y, [net.x])
+    np.testing.assert_array_equal(f(x), x + 1)
+    np.testing.assert_array_equal(f(x.astype(np.float16)), x + 1)
+    with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\) for Tensor x:0"):
+        f(np.zeros(3, np.float32))
+
+
 @pytest.mark.parametrize(
     "dtype",
     [tf.float16, tf.bfloat16, tf.float32, tf.int8, tf.int16, tf.int32, tf.uint8, tf.uint16, tf.bool, tf.complex64],

@@ -351,6 +351,23 @@ def _measure_baseline() -> int:
 
 _BASELINE = _measure_baseline()
 
+
+def _pending_refcounts(batch: list[Any]) -> list[int]:
+    """``sys.getrefcount`` of each array of a pending batch (C-level)."""
+    return list(map(_getrefcount, batch))
+
+
+def _measure_pending_baseline() -> int:
+    # The count of an object referenced only by the batch list (as
+    # _enter_pending measures it).
+    probe = object()
+    batch = [probe]
+    del probe
+    return _pending_refcounts(batch)[0]
+
+
+_PENDING_BASELINE = _measure_pending_baseline()
+
 _MIN_INTERVAL_S = 0.0005  # cleaner poll interval while buffers are owned
 _BUSY_INTERVAL_S = 0.004  # ... while a producer adopts many arrays between polls
 _IDLE_AFTER = 200  # empty polls before the cleaner polls slowly
@@ -500,39 +517,54 @@ class OwnershipRegistry:
                     arr.delete()
         raise RuntimeError("Attempted to use a closed Session.")
 
-    def _enter_pending(self, *, closing: bool = False) -> None:
+    def _enter_pending(self, *, closing: bool = False, sweeping: bool = False) -> int:
         # Caller holds the lock. Moves pending arrays into the table.
+        # sweeping: arrays that nothing outside the pending list references
+        # are dropped at once (counted allocated and freed) instead of being
+        # entered and then swept: the common fate of a result the caller
+        # used and let go, at a fraction of the cost. Returns how many.
         pending = self._pending
         n = len(pending)
         if not n:
-            return
+            return 0
         batch = pending[:n]
         del pending[:n]  # appends made meanwhile stay, after index n
         if self._closed and not closing:  # calls that raced close(): their outputs die too
             for arr in batch:
                 if not arr.is_deleted():
                     arr.delete()
-            return
+            return 0
         owned, pinned = self._owned, self._pinned
         live = self._live_bytes
-        added = 0
+        added = dropped = 0
+        dropped_bytes = 0
         cache = _nbytes_cache
-        for arr in batch:
-            key = id(arr)
-            if key in owned or key in pinned:
-                continue
+        counts = _pending_refcounts(batch) if sweeping else None
+        for i, arr in enumerate(batch):
             nb = cache.get(arr.aval)
             if nb is None:
                 nb = _nbytes(arr)
+            if counts is not None and counts[i] <= _PENDING_BASELINE:
+                dropped += 1
+                dropped_bytes += nb
+                continue
+            key = id(arr)
+            if key in owned or key in pinned:
+                continue
             owned[key] = (arr, nb)
             live += nb
             added += 1
-        self._allocated += added
+        del arr
+        self._allocated += added + dropped
+        self._freed += dropped
         self._live_bytes = live
-        if live > self._peak_bytes:
-            self._peak_bytes = live
+        if live + dropped_bytes > self._peak_bytes:  # they were live until now
+            self._peak_bytes = live + dropped_bytes
         if self._collect_at is not None and live > self._collect_at:
             self._pressure = True
+        if dropped:
+            batch.clear()  # the last references: their buffers are freed here
+        return dropped
 
     def pin(self, arr: Any) -> None:
         """Adopts ``arr`` as state the session references itself (a variable
@@ -730,11 +762,12 @@ class OwnershipRegistry:
             gc.collect()
             self.collections += 1
         with self._lock:
-            self._enter_pending()
+            dropped = self._enter_pending(sweeping=True)
             self._last_sweep = time.perf_counter()
             if not self._owned:
                 self._pressure = False
-                return 0
+                self._sweep_at = 4 if self.strategy is ResourceCleanupStrategy.IN_BACKGROUND else 2
+                return dropped
             entries = list(self._owned.items())
             dead = _unreferenced(entries, _BASELINE)
             if donated and len(dead) < len(entries):  # referenced arrays deleted by donation are dead too
@@ -757,7 +790,7 @@ class OwnershipRegistry:
                 self._pressure = False
                 # Collect again only once the budget is exceeded by new growth.
                 self._collect_at = max(self.memory_limit_bytes, int(self._live_bytes * 1.25))
-            return len(dead)
+            return len(dead) + dropped
 
     def _noop(self) -> None:
         return None

@@ -132,6 +132,49 @@ def test_registry_sweep_frees_only_unreferenced(registry: OwnershipRegistry) -> 
     assert stats.freed_buffers == 1
 
 
+@pytest.mark.parametrize("strat", [ON_SAFE_POINTS, ON_SESSION_CLOSE])
+def test_registry_sweep_drops_unreferenced_pending_arrays_counting_them(strat: ResourceCleanupStrategy) -> None:
+    # A sweep drops pending arrays nothing references without entering them
+    # in the table; they still count as allocated, freed and in the peak.
+    # (No cleaner thread: this sweep is the only one.)
+    registry = OwnershipRegistry(strat, name="test-pending")
+    kept = jnp.arange(4.0) + 1
+    twice = jnp.arange(4.0) + 3  # adopted twice: entered once, swept once
+    registry.adopt(kept)
+    refs = []
+    for i in range(5):
+        dropped = jnp.arange(4.0) + 10 + i
+        refs.append(weakref.ref(dropped))
+        registry.adopt(dropped)
+        del dropped
+    registry.adopt(twice)
+    registry.adopt(twice)
+    twice_ref = weakref.ref(twice)
+    del twice
+    assert registry.sweep() == 6
+    assert all(gone_or_deleted(r) for r in refs)
+    assert gone_or_deleted(twice_ref)
+    assert registry.owns(kept)
+    np.testing.assert_array_equal(np.asarray(kept), [1.0, 2.0, 3.0, 4.0])
+    stats = registry.stats()
+    assert (stats.allocated_buffers, stats.freed_buffers, stats.live_buffers) == (7, 6, 1)
+    assert stats.live_bytes == kept.nbytes
+    assert stats.peak_bytes >= 6 * kept.nbytes  # they were all live before the sweep
+    assert stats.bookkeeping_entries == 1
+    registry.close()
+    assert kept.is_deleted()
+
+
+def test_registry_pending_baseline_keeps_locally_referenced_arrays() -> None:
+    from jaxsess import _resources
+
+    x = jnp.ones(2) + 1
+    batch = [x]
+    assert _resources._pending_refcounts(batch)[0] > _resources._PENDING_BASELINE
+    del x
+    assert _resources._pending_refcounts(batch)[0] <= _resources._PENDING_BASELINE
+
+
 def test_registry_adopt_is_idempotent(registry: OwnershipRegistry) -> None:
     x = jnp.ones(8)
     registry.adopt(x)

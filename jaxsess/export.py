@@ -13,12 +13,16 @@ pure JAX function.
   ``jax.grad``, ``jax.vmap`` or call from Flax/Equinox code;
   ``f.variables(session)`` gives the session's current values.
 
-Random ops: each random op draws from a key made of its seeds and a counter
-(see ``jaxsess.graph._lowering``). In an exported function the counter is
-fixed at the session's current value when :func:`export` is called (0
-without a session), so every call of the artifact draws the same values. In
-a :func:`graph_function` it is the ``rng_counter`` argument (default 0):
-pass a different value (it may be traced, or vmapped) for new draws.
+Random ops: each random op draws from its seeds and a counter (see
+``jaxsess.graph._lowering``): for the ops that draw TF's Philox streams
+(:mod:`jaxsess.ops.random_ops`), the number of values it drew before, so a
+session's run ``k`` of an op drawing ``n`` values has counter ``k * n``. In an
+exported function the counter is fixed at the session's current value when
+:func:`export` is called (0 without a session), so every call of the artifact
+draws the same values; a random op whose shape depends on a polymorphic
+dimension draws JAX's values there, not TF's. In a :func:`graph_function` it
+is the ``rng_counter`` argument (default 0): pass a different value (it may
+be traced, or vmapped) for new draws.
 
 Security: :func:`load_exported` deserialises with ``jax.export.deserialize``
 (a flatbuffer holding StableHLO); it runs no Python code, but the artifact is

@@ -254,3 +254,65 @@ class TestRandomInControlFlow:
             z = np.asarray(s.run(t, {p: False}))
         assert not np.array_equal(a, b)
         np.testing.assert_array_equal(z, np.zeros(3))
+
+
+# -- TF's Philox streams ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("counter", "key", "want"),
+    [  # Random123's known answers for Philox4x32-10
+        ((0, 0, 0, 0), (0, 0), (0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)),
+        ((0xFFFFFFFF,) * 4, (0xFFFFFFFF, 0xFFFFFFFF), (0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD)),
+        ((0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344), (0xA4093822, 0x299F31D0),
+         (0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1)),
+    ],
+)
+def test_philox_known_answers(counter: tuple[int, ...], key: tuple[int, int], want: tuple[int, ...]) -> None:
+    import jax.numpy as jnp
+
+    from jaxsess.ops import _philox
+
+    out = _philox._philox(*[jnp.asarray(np.uint32(c)) for c in counter], key[0], key[1])
+    assert tuple(int(o) for o in out) == want
+
+
+def test_graph_seed_hands_out_op_seeds_in_order_as_tf2() -> None:
+    # TF 2.21's get_seed: with a graph seed, ops without a seed get 0, 1, 2, ...
+    # (a per-graph count, not the op's position); seeds are truncated to 31
+    # bits and (0, 0) becomes (0, 2**31 - 1).
+    with tf.Graph().as_default() as g:
+        tf.set_random_seed(7)
+        assert [random_ops.get_seed(None) for _ in range(3)] == [(7, 0), (7, 1), (7, 2)]
+        assert random_ops.get_seed(5) == (7, 5)
+        tf.constant(1.0)  # other ops do not count
+        assert random_ops.get_seed(None) == (7, 3)
+        g.seed = 0
+        assert random_ops.get_seed(0) == (0, 2**31 - 1)
+        g.seed = 2**31 + 4
+        assert random_ops.get_seed(2**31) == (5, 1)
+    with tf.Graph().as_default():
+        tf.set_random_seed(7)
+        assert random_ops.get_seed(None) == (7, 0)  # each graph counts from 0
+
+
+def test_seeded_ops_draw_tf_values_run_after_run() -> None:
+    # Recorded with TF 2.21 (tf.raw_ops, CPU): RandomUniform(shape=[5], seed=1,
+    # seed2=5), two runs of one session; RandomUniformInt(shape=[4, 3], -3,
+    # 10, seed=123, seed2=4), first run.
+    tf_uniform = [
+        [0.19560599327087402, 0.029860854148864746, 0.3649308681488037, 0.2561500072479248, 0.7890545129776001],
+        [0.18332135677337646, 0.1503920555114746, 0.41543543338775635, 0.9836404323577881, 0.08465945720672607],
+    ]
+    tf_int = [[1, 5, -2], [3, -3, -2], [5, 0, 5], [8, 9, 9]]
+    with tf.Graph().as_default() as g:
+        tf.set_random_seed(1)
+        u = tf.random_uniform([5], seed=5)
+        tf.set_random_seed(123)
+        i = tf.random_uniform([4, 3], -3, 10, dtype=tf.int32, seed=4)
+    with tf.Session(graph=g) as s:
+        runs = [s.run(u), s.run(u)]
+        ints = s.run(i)
+    for got, want in zip(runs, tf_uniform, strict=True):
+        np.testing.assert_array_equal(got, np.asarray(want, np.float32))
+    np.testing.assert_array_equal(ints, np.asarray(tf_int, np.int32))

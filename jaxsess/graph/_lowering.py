@@ -34,8 +34,10 @@ precedes sees the value the variable had when the control-flow op started
 
 State slots are keyed by the ``VariableV2`` op (variables) or by
 ``("rng", op)`` (the draw counter of a random op, which starts at 0 in each
-session and advances by one per run, so every run draws new values and a new
-session with the same seeds repeats the sequence).
+session and advances every run: by the number of values drawn for an op that
+draws TF's Philox stream, where TF's generator advances by 256 samples per
+value, else by one; so every run draws new values and a new session with the
+same seeds repeats the sequence).
 """
 
 from __future__ import annotations
@@ -85,6 +87,14 @@ class RunContext:
         """A key for the current random op (its seeds come from its attrs)."""
         return self._ev.rng_key(self._ev.current_op)
 
+    def rng_stream(self, seed: int, seed2: int, n: int) -> Any:
+        """Where the current random op, drawing ``n`` values in this run,
+        starts in TF's Philox stream for ``(seed, seed2)``: a ``uint32``
+        scalar, the number of values it drew in this session's earlier runs
+        (TF reserves 256 samples per value and run). ``None`` inside a loop
+        body (its iterations draw from :meth:`rng_key`)."""
+        return self._ev.rng_stream(self._ev.current_op, n)
+
 
 class Evaluator:
     """Evaluates ops in order inside a trace (or eagerly for constant folding).
@@ -108,6 +118,8 @@ class Evaluator:
         self.current_op: Operation | None = None
         self.ctx = RunContext(self)
         self.fold: Any = None  # loop iteration, folded into random keys inside loops
+        # Random ops drawing TF's stream -> values drawn this run (their counters' advance).
+        self.rng_advance: dict[Operation, int] = {}
         # Fed tensors a fork recomputes (see fork): tensor -> its fed value.
         self.pinned: dict[Tensor, Any] = {}
 
@@ -137,6 +149,18 @@ class Evaluator:
         if assign_op is not None:
             self.assigned[assign_op] = value
         return value
+
+    def rng_stream(self, op: Operation | None, n: int) -> Any:
+        assert op is not None
+        if self.fold is not None:
+            return None
+        self.rng_advance[op] = n
+        return self.state[rng_slot(op)]
+
+    def next_counter(self, slot: tuple[str, Operation]) -> Any:
+        """A random op's counter after this run: advanced by the values it
+        drew from TF's stream (see :meth:`RunContext.rng_stream`), else by one."""
+        return self.state[slot] + jnp.uint32(self.rng_advance.get(slot[1], 1) & 0xFFFFFFFF)
 
     def rng_key(self, op: Operation | None) -> Any:
         assert op is not None
@@ -375,7 +399,7 @@ class Plan:
         new_state = []
         for slot in self.written:
             if isinstance(slot, tuple):  # rng counter
-                new_state.append(state[slot] + jnp.uint32(1))
+                new_state.append(ev.next_counter(slot))
             else:
                 new_state.append(assigned_value(ev.assigned, self.final_assign[slot], slot))
         return out, new_state
@@ -623,8 +647,15 @@ class EagerStateContext:
         return var._eager_assign(value)
 
     def rng_key(self, seed: int = 0, seed2: int = 0) -> Any:
-        k = (seed, seed2)
-        n = self._counters.get(k, 0)
-        self._counters[k] = n + 1
+        n = self._draw((seed, seed2))
         key = jax.random.fold_in(jax.random.key(np.uint32(seed & 0xFFFFFFFF)), np.uint32(seed2 & 0xFFFFFFFF))
         return jax.random.fold_in(key, n)
+
+    def rng_stream(self, seed: int, seed2: int, n: int) -> Any:
+        """The values drawn with these seeds before (see ``RunContext.rng_stream``)."""
+        return np.uint32(self._draw((seed, seed2), n) & 0xFFFFFFFF)
+
+    def _draw(self, k: tuple[int, int], advance: int = 1) -> int:
+        n = self._counters.get(k, 0)
+        self._counters[k] = n + advance
+        return n

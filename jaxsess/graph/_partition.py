@@ -174,7 +174,7 @@ def _jit_part(plan: Plan, part: Part) -> Any:
         return (
             tuple(env[t] for t in out_tensors),
             tuple(ev.assigned[a] for a in out_assigns),
-            tuple(state[s] + jnp.uint32(1) for s in out_slots),
+            tuple(ev.next_counter(s) for s in out_slots),
         )
 
     sharding = jax.sharding.SingleDeviceSharding(part.device)

@@ -353,6 +353,9 @@ class ShapeContext:
     def rng_key(self, *seeds: Any) -> Any:
         return jax.random.key(0)
 
+    def rng_stream(self, seed: int, seed2: int, n: int) -> Any:
+        return np.uint32(0)
+
     def read_variable(self, var_op: Any = None) -> Any:  # pragma: no cover - vars infer by attrs
         raise NotImplementedError
 

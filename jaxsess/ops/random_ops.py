@@ -1,17 +1,28 @@
 """Random ops with TF1 seeding, as ``tf.compat.v1.random_*`` and ``nn.dropout``.
 
-Seeds follow ``tf.compat.v1.get_seed``: with a graph seed
-(:func:`set_random_seed`) and no op seed, the op seed is derived from the
-op's position in the graph; with neither, seeds are drawn at random when the
-op is created and each session starts its draw counter at a random value.
-Every ``run`` of a random op draws new values (the op's counter advances),
-and a new session with the same seeds repeats the same sequence.
+Seeds follow TF 2.21's ``tf.compat.v1.get_seed``: with a graph seed
+(:func:`set_random_seed`) and no op seed, the op seed counts the seeds the
+graph handed out before (0, 1, 2, ...); with neither, seeds are drawn at
+random when the op is created and each session starts its draw counter at a
+random value. Every ``run`` of a random op draws new values (the op's
+counter advances), and a new session with the same seeds repeats the same
+sequence.
+
+The values are TF's: ``random_uniform``, ``random_normal``,
+``truncated_normal`` (float32, float16, bfloat16), integer
+``random_uniform`` (int32) and ``nn.dropout`` draw TF's CPU Philox streams
+(:mod:`jaxsess.ops._philox`), so a program seeded with
+``set_random_seed`` gets TF's initial weights and dropout masks, run after
+run. Inside a ``while_loop`` body, for 64-bit types and for the other
+random ops the draws are JAX's (same distribution, other values).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import random as _pyrandom
+import weakref
 from typing import Any
 
 import jax
@@ -24,6 +35,7 @@ from jaxsess.graph._graph import Operation, get_default_graph
 from jaxsess.graph._host import register_host
 from jaxsess.graph._registry import register_op
 from jaxsess.graph._shape import TensorShape
+from jaxsess.ops import _philox
 from jaxsess.ops._args import apply, op_scope, shape_arg
 from jaxsess.ops._core import constant_value, convert_to_tensor
 
@@ -55,23 +67,43 @@ def set_random_seed(seed: int | None) -> None:
     get_default_graph().seed = None if seed is None else int(seed)
 
 
+# Seeds handed out per graph to ops without an op seed (TF 2.21's
+# random_seed._graph_to_seed_dict): 0, 1, 2, ... in creation order.
+_graph_seed_counts: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+
+def _truncate_seed(seed: int) -> int:
+    return int(seed) % _MAXINT  # truncate to fit into 32-bit integer
+
+
 def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
-    """The ``(graph seed, op seed)`` pair for a new random op, as ``tf.compat.v1.get_seed``."""
+    """The ``(graph seed, op seed)`` pair for a new random op, as TF 2.21's
+    ``tf.compat.v1.get_seed``: with a graph seed and no op seed, the op seed
+    is the number of seeds the graph handed out so far; both truncated to 31
+    bits; ``(0, 0)`` becomes ``(0, 2**31 - 1)``."""
     eager = _context.current_eager_session()
     if eager is not None:
         global_seed = getattr(eager, "_eager_seed", None)
-        last_id = len(getattr(eager, "_eager_state", None)._counters) if getattr(eager, "_eager_state", None) else 0  # type: ignore[union-attr]
+        state = getattr(eager, "_eager_state", None)
+        next_id = len(state._counters) if state else 0
     else:
         g = get_default_graph()
         global_seed = g.seed
-        last_id = len(g._ops)
     if global_seed is not None:
         if op_seed is None:
-            op_seed = last_id
-        return int(global_seed), int(op_seed)
-    if op_seed is not None:
-        return DEFAULT_GRAPH_SEED, int(op_seed)
-    return None, None
+            if eager is not None:
+                op_seed = next_id
+            else:
+                op_seed = _graph_seed_counts.get(g, 0)
+                _graph_seed_counts[g] = op_seed + 1
+        seeds = _truncate_seed(global_seed), _truncate_seed(op_seed)
+    elif op_seed is not None:
+        seeds = DEFAULT_GRAPH_SEED, _truncate_seed(op_seed)
+    else:
+        return None, None
+    if seeds == (0, 0):
+        return 0, _MAXINT
+    return seeds
 
 
 def seed_attrs(seed: int | None) -> dict[str, Any]:
@@ -110,14 +142,33 @@ def _random(op_type: str, inputs: tuple[Any, ...], attrs: dict[str, Any], seed: 
     return apply(op_type, inputs, attrs, name)
 
 
+def _tf_stream(ctx: Any, seed: int, seed2: int, dtype: Any, shape: tuple[int, ...]) -> Any:
+    """Where the op starts in TF's Philox stream when it draws from it (see
+    the module docstring): the values it drew in earlier runs; else ``None``
+    (JAX's draws)."""
+    if np.dtype(dtype) not in _philox.SUPPORTED_FLOATS and np.dtype(dtype) != np.int32:
+        return None
+    if not all(type(d) is int for d in shape):  # symbolic (shape-polymorphic export): JAX's draws
+        return None
+    return ctx.rng_stream(seed, seed2, math.prod(shape))
+
+
 @register_op("RandomStandardNormal", stateful=True, random=True, default_name="random_normal")
 def _normal(ctx: Any, mean: Any, stddev: Any, *, shape: tuple[int, ...], dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    run = _tf_stream(ctx, seed, seed2, dtype.np_dtype, shape)
+    if run is not None:
+        return _philox.normal(seed, seed2, run, shape, dtype.np_dtype) * stddev + mean
     key = ctx.rng_key(seed, seed2)
     return jax.random.normal(key, shape, dtype.np_dtype) * stddev + mean
 
 
 @register_op("RandomUniform", stateful=True, random=True, default_name="random_uniform")
 def _uniform(ctx: Any, lo: Any, hi: Any, *, shape: tuple[int, ...], dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    run = _tf_stream(ctx, seed, seed2, dtype.np_dtype, shape)
+    if run is not None:
+        if dtype.is_integer:  # TF's RandomUniformInt
+            return _philox.uniform_int(seed, seed2, run, shape, lo, hi)
+        return _philox.uniform(seed, seed2, run, shape, dtype.np_dtype) * (hi - lo) + lo
     key = ctx.rng_key(seed, seed2)
     if dtype.is_integer:
         return jax.random.randint(key, shape, lo, hi, dtype.np_dtype)
@@ -126,6 +177,9 @@ def _uniform(ctx: Any, lo: Any, hi: Any, *, shape: tuple[int, ...], dtype: Any, 
 
 @register_op("TruncatedNormal", stateful=True, random=True, default_name="truncated_normal")
 def _truncated(ctx: Any, mean: Any, stddev: Any, *, shape: tuple[int, ...], dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    run = _tf_stream(ctx, seed, seed2, dtype.np_dtype, shape)
+    if run is not None:
+        return _philox.truncated_normal(seed, seed2, run, shape, dtype.np_dtype) * stddev + mean
     key = ctx.rng_key(seed, seed2)
     return jax.random.truncated_normal(key, -2.0, 2.0, shape, dtype.np_dtype) * stddev + mean
 
@@ -294,11 +348,16 @@ def _dropout_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
 
 
 @register_op("Dropout", stateful=True, random=True, default_name="dropout", infer=_dropout_infer)
-def _dropout(ctx: Any, x: Any, rate: Any, *, noise_shape: Any, seed: int, seed2: int, seeded: bool) -> Any:
-    key = ctx.rng_key(seed, seed2)
-    shape = x.shape if noise_shape is None else noise_shape
-    keep = jax.random.uniform(key, shape, x.dtype) >= rate
-    return jnp.where(keep, x / (1 - rate), jnp.zeros((), x.dtype))
+def _dropout(ctx: Any, x: Any, rate: Any, *, noise_shape: Any, seed: int, seed2: int, seeded: bool,
+             scale: float | None = None) -> Any:
+    shape = tuple(x.shape if noise_shape is None else noise_shape)
+    kept = x * jnp.asarray(scale, x.dtype) if scale is not None else x / (1 - rate)
+    run = _tf_stream(ctx, seed, seed2, x.dtype, shape) if np.dtype(x.dtype) != np.int32 else None
+    if run is not None:  # TF's draws: where(uniform >= rate, kept, 0)
+        keep = _philox.uniform(seed, seed2, run, shape, x.dtype) >= rate
+    else:
+        keep = jax.random.uniform(ctx.rng_key(seed, seed2), shape, x.dtype) >= rate
+    return jnp.where(keep, kept, jnp.zeros((), x.dtype))
 
 
 def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | None = None,
@@ -333,5 +392,8 @@ def dropout(x: Any, keep_prob: Any = None, noise_shape: Any = None, seed: int | 
             raise ValueError(f"rate must be a scalar tensor or a float in the range [0, 1), got {float(rv)}")
         ns = None if noise_shape is None else _shape_attr(noise_shape, "noise_shape")
         # the result is named `<scope>/SelectV2:0`, as TF 2.x's dropout (a select of the kept elements)
-        return _random("Dropout", (x, r), {"noise_shape": ns}, seed, None if scope is None else "SelectV2")
+        # as TF: a Python rate scales by 1 / (1 - rate) computed in double, a tensor rate divides
+        scale = 1 / (1 - float(rate)) if isinstance(rate, numbers.Real) and not isinstance(rate, bool) else None
+        return _random("Dropout", (x, r), {"noise_shape": ns, "scale": scale}, seed,
+                       None if scope is None else "SelectV2")
 

@@ -1,0 +1,203 @@
+"""TensorFlow's CPU random streams (Philox4x32-10), as JAX functions.
+
+TF's stateful random ops (``RandomUniform``, ``RandomStandardNormal``,
+``TruncatedNormal``, ``RandomUniformInt``) draw from a Philox4x32-10
+generator keyed by the op's ``seed`` and started at a counter holding
+``seed2`` (``GuardedPhiloxRandom::Init``). Each run of the op reserves
+``256 * n`` 128-bit samples for its ``n`` outputs (``ReserveRandomOutputs``),
+so a run starts ``256`` samples per value drawn before into the stream, and output group
+``g`` (four values) uses sample ``start + g`` (``FillPhiloxRandomTask``).
+Uniform floats take 23 random mantissa bits (``Uint32ToFloat``); normals are
+Box-Muller pairs (``BoxMullerFloat``); a truncated normal's group ``g``
+starts ``256 * g`` samples further and keeps, in order, the first four of
+its Box-Muller values within ``(-2, 2)``. These functions compute the same
+bits in ``uint32`` arithmetic (no 64-bit integers needed), so a seeded TF1
+program draws TF's numbers: uniform and integer draws bit for bit, normal
+ones up to the last-place differences of XLA's ``log``/``sin``/``cos``
+against the C library's.
+
+Semantics source: TensorFlow's ``philox_random.h``,
+``random_distributions.h``, ``random_op.cc`` and
+``guarded_philox_random.h``.
+
+Every function takes ``drawn``: the number of values the op drew in its
+earlier runs (a ``uint32`` scalar, the op's counter), which puts this run
+``256 * drawn`` samples into the stream.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+__all__ = ["philox_bits", "uniform", "normal", "truncated_normal", "uniform_int", "RESERVED_PER_OUTPUT"]
+
+RESERVED_PER_OUTPUT = 256  # 128-bit samples reserved per output value and run (TF's multiplier)
+
+_M0, _M1 = 0xD2511F53, 0xCD9E8D57
+_W0, _W1 = 0x9E3779B9, 0xBB67AE85
+_U32 = jnp.uint32
+_MASK16 = 0xFFFF
+
+
+def _mulhilo(a: int, b: Any) -> tuple[Any, Any]:
+    """The high and low 32 bits of the 64-bit product of the constant ``a``
+    and the ``uint32`` array ``b``."""
+    a_lo, a_hi = _U32(a & _MASK16), _U32(a >> 16)
+    b_lo, b_hi = b & _U32(_MASK16), b >> _U32(16)
+    lo_lo, hi_lo, lo_hi, hi_hi = a_lo * b_lo, a_hi * b_lo, a_lo * b_hi, a_hi * b_hi
+    cross = (lo_lo >> _U32(16)) + (hi_lo & _U32(_MASK16)) + (lo_hi & _U32(_MASK16))
+    hi = hi_hi + (hi_lo >> _U32(16)) + (lo_hi >> _U32(16)) + (cross >> _U32(16))
+    return hi, _U32(a) * b
+
+
+def _philox(c0: Any, c1: Any, c2: Any, c3: Any, k0: int, k1: int) -> tuple[Any, Any, Any, Any]:
+    """Philox4x32-10 of the counters ``(c0, c1, c2, c3)`` (``uint32`` arrays of
+    one shape) under the key ``(k0, k1)``."""
+    for r in range(10):
+        key0, key1 = _U32((k0 + r * _W0) & 0xFFFFFFFF), _U32((k1 + r * _W1) & 0xFFFFFFFF)
+        hi0, lo0 = _mulhilo(_M0, c0)
+        hi1, lo1 = _mulhilo(_M1, c2)
+        c0, c1, c2, c3 = hi1 ^ c1 ^ key0, lo1, hi0 ^ c3 ^ key1, lo0
+    return c0, c1, c2, c3
+
+
+def _add64(a_lo: Any, a_hi: Any, b_lo: Any, b_hi: Any) -> tuple[Any, Any]:
+    lo = a_lo + b_lo
+    return lo, a_hi + b_hi + (lo < a_lo).astype(jnp.uint32)
+
+
+def _run_offset(drawn: Any) -> tuple[Any, Any]:
+    """``drawn * 256`` (``drawn`` a ``uint32`` scalar) as a 64-bit (low, high) ``uint32`` pair."""
+    drawn = jnp.asarray(drawn, jnp.uint32)
+    return drawn << _U32(8), drawn >> _U32(24)
+
+
+def philox_bits(seed: int, seed2: int, drawn: Any, offsets: np.ndarray) -> tuple[Any, Any, Any, Any]:
+    """The four ``uint32`` words of the 128-bit samples at ``offsets`` (static,
+    non-negative) into the run that starts ``256 * drawn`` samples into the
+    stream of ``PhiloxRandom(seed, seed2)``.
+
+    Returns:
+      Four ``uint32`` arrays of ``offsets``' shape.
+    """
+    s, s2 = seed % 2**64, seed2 % 2**64
+    k0, k1 = s & 0xFFFFFFFF, s >> 32
+    r_lo, r_hi = _run_offset(drawn)
+    offsets = np.asarray(offsets, np.uint64)
+    o_lo = jnp.asarray((offsets & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+    o_hi = jnp.asarray((offsets >> np.uint64(32)).astype(np.uint32))
+    c0, c1 = _add64(o_lo, o_hi, r_lo, r_hi)
+    c2 = jnp.full(c0.shape, s2 & 0xFFFFFFFF, jnp.uint32)
+    c3 = jnp.full(c0.shape, s2 >> 32, jnp.uint32)
+    return _philox(c0, c1, c2, c3, k0, k1)
+
+
+def _interleave(parts: tuple[Any, ...] | list[Any]) -> Any:
+    """``[p0[i], p1[i], ..., p0[i+1], ...]``: the arrays of one shape ``S``
+    interleaved along a new last axis, shape ``S + (len(parts),)``. (A
+    broadcast and a select: XLA:CPU runs ``stack(..., axis=-1)`` of long
+    vectors some 25x slower.)"""
+    k = len(parts)
+    shape = (*parts[0].shape, k)
+    lane = lax.broadcasted_iota(jnp.int32, shape, len(shape) - 1)
+    return lax.select_n(lane, *[jnp.broadcast_to(p[..., None], shape) for p in parts])
+
+
+def _words(seed: int, seed2: int, drawn: Any, n: int) -> Any:
+    """The first ``n`` ``uint32`` values of a run of a fixed-samples-per-output op (flat)."""
+    groups = -(-n // 4)
+    w = philox_bits(seed, seed2, drawn, np.arange(groups))
+    return _interleave(w).reshape(-1)[:n]
+
+
+def _unit_float(x: Any) -> Any:
+    """``Uint32ToFloat``: 23 mantissa bits as a float32 in ``[0, 1)``."""
+    bits = (x & _U32(0x7FFFFF)) | _U32(127 << 23)
+    return lax.bitcast_convert_type(bits, jnp.float32) - jnp.float32(1.0)
+
+
+def _unit(x: Any, dtype: Any) -> Any:
+    """TF's uniform ``[0, 1)`` value of ``dtype`` from a ``uint32`` (float16:
+    10 bits, bfloat16: 7 bits, of its low 16)."""
+    dt = np.dtype(dtype)
+    if dt == np.float32:
+        return _unit_float(x)
+    if dt == np.float16:
+        bits = ((x & _U32(0x3FF)) | _U32(15 << 10)).astype(jnp.uint16)
+        return lax.bitcast_convert_type(bits, jnp.float16) - jnp.float16(1.0)
+    if dt == jnp.bfloat16:
+        bits = ((x & _U32(0x7F)) | _U32(127 << 7)).astype(jnp.uint16)
+        return lax.bitcast_convert_type(bits, jnp.bfloat16) - jnp.bfloat16(1.0)
+    raise TypeError(f"no TF Philox uniform for {dt}")
+
+
+SUPPORTED_FLOATS = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(jnp.bfloat16))
+
+
+def uniform(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``RandomUniform``'s ``[0, 1)`` values (float32, float16, bfloat16)."""
+    n = math.prod(shape)
+    return _unit(_words(seed, seed2, drawn, n), dtype).reshape(shape)
+
+
+def _box_muller(x0: Any, x1: Any) -> tuple[Any, Any]:
+    """``BoxMullerFloat``: two standard normals (float32) from two ``uint32``."""
+    u1 = jnp.maximum(_unit_float(x0), jnp.float32(1.0e-7))
+    # 2.0f * M_PI is a double: the angle is computed in double, then rounded.
+    v1 = (_unit_float(x1) * jnp.float32(2.0 * math.pi)).astype(jnp.float32)
+    u2 = jnp.sqrt(jnp.float32(-2.0) * jnp.log(u1))
+    return jnp.sin(v1) * u2, jnp.cos(v1) * u2
+
+
+def normal(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``RandomStandardNormal``'s values (computed in float32)."""
+    n = math.prod(shape)
+    groups = -(-n // 4)
+    w = philox_bits(seed, seed2, drawn, np.arange(groups))
+    a0, b0 = _box_muller(w[0], w[1])
+    a1, b1 = _box_muller(w[2], w[3])
+    flat = _interleave([a0, b0, a1, b1]).reshape(-1)[:n]
+    return flat.reshape(shape).astype(dtype)
+
+
+# Samples drawn per truncated-normal group: 4 give 16 candidates for its 4
+# values, each kept with probability 0.954 (fewer than 4 kept: about 2e-15 per
+# group; such a group would get zeros for its missing values).
+_TRUNC_SAMPLES = 4
+
+
+def truncated_normal(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``TruncatedNormal``'s values: standard normals within ``(-2, 2)``."""
+    n = math.prod(shape)
+    groups = -(-n // 4)
+    per_group = 4 * RESERVED_PER_OUTPUT // 4  # kGeneratorSkipPerOutputGroup
+    offsets = np.arange(groups)[:, None] * per_group + np.arange(_TRUNC_SAMPLES)[None, :]
+    w = philox_bits(seed, seed2, drawn, offsets)  # 4 x [groups, samples]
+    a0, b0 = _box_muller(w[0], w[1])
+    a1, b1 = _box_muller(w[2], w[3])
+    # each group's candidates in the order drawn: sample by sample, pair by pair, f0 before f1
+    cands = [c[:, sample] for sample in range(_TRUNC_SAMPLES) for c in (a0, b0, a1, b1)]
+    # the first four candidates within (-2, 2), in order (column by column:
+    # XLA:CPU runs this some 15x faster than a cumsum or a sort over a matrix)
+    kept = jnp.zeros((groups,), jnp.int32)
+    vals = [jnp.zeros((groups,), jnp.float32) for _ in range(4)]
+    for c in cands:
+        ok = jnp.abs(c) < jnp.float32(2.0)
+        vals = [jnp.where(ok & (kept == j), c, v) for j, v in enumerate(vals)]
+        kept = kept + ok.astype(jnp.int32)
+    return _interleave(vals).reshape(-1)[:n].reshape(shape).astype(dtype)
+
+
+def uniform_int(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], lo: Any, hi: Any) -> Any:
+    """``RandomUniformInt``'s int32 values in ``[lo, hi)``:
+    ``lo + bits % (hi - lo)`` with the range taken unsigned, as TF's."""
+    n = math.prod(shape)
+    lo_u = lax.bitcast_convert_type(jnp.asarray(lo, jnp.int32), jnp.uint32)
+    hi_u = lax.bitcast_convert_type(jnp.asarray(hi, jnp.int32), jnp.uint32)
+    vals = lo_u + _words(seed, seed2, drawn, n) % (hi_u - lo_u)
+    return lax.bitcast_convert_type(vals, jnp.int32).reshape(shape)

@@ -201,3 +201,37 @@ def uniform_int(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], lo: A
     hi_u = lax.bitcast_convert_type(jnp.asarray(hi, jnp.int32), jnp.uint32)
     vals = lo_u + _words(seed, seed2, drawn, n) % (hi_u - lo_u)
     return lax.bitcast_convert_type(vals, jnp.int32).reshape(shape)
+
+
+def shuffle_permutation(seed: int, seed2: int, drawn: Any, n: int) -> Any:
+    """``RandomShuffle``'s permutation of ``n`` rows (int32): TF's forward
+    Fisher-Yates (``RandomShuffle`` in ``random_shuffle_op.cc``), swapping row
+    ``i`` with row ``i + u_i % (n - i)`` for ``i < n - 1``, where ``u_i`` are
+    the stream's 32-bit values in order. Unlike the ops above this one
+    reserves only what it uses: ``drawn`` counts 128-bit samples here, and a
+    run advances it by ``ceil((n - 1) / 4)`` (``ReserveSamples32``).
+    """
+    if n < 2:
+        return jnp.arange(n, dtype=jnp.int32)
+    groups = -(-(n - 1) // 4)
+    s, s2 = seed % 2**64, seed2 % 2**64
+    drawn = jnp.asarray(drawn, jnp.uint32)
+    o_lo = jnp.asarray(np.arange(groups, dtype=np.uint32))
+    c0 = o_lo + drawn
+    c1 = (c0 < o_lo).astype(jnp.uint32)
+    c2 = jnp.full(c0.shape, s2 & 0xFFFFFFFF, jnp.uint32)
+    c3 = jnp.full(c0.shape, s2 >> 32, jnp.uint32)
+    u = _interleave(_philox(c0, c1, c2, c3, s & 0xFFFFFFFF, s >> 32)).reshape(-1)[: n - 1]
+    span = jnp.arange(n, 1, -1, dtype=jnp.uint32)  # n - i
+    j = (jnp.arange(n - 1, dtype=jnp.uint32) + u % span).astype(jnp.int32)
+
+    def swap(i: Any, perm: Any) -> Any:
+        a, b = perm[i], perm[j[i]]
+        return perm.at[i].set(b).at[j[i]].set(a)
+
+    return lax.fori_loop(0, n - 1, swap, jnp.arange(n, dtype=jnp.int32))
+
+
+def shuffle_samples(n: int) -> int:
+    """The 128-bit samples one run of ``RandomShuffle`` over ``n`` rows reserves."""
+    return -(-(n - 1) // 4) if n > 1 else 0

@@ -10,7 +10,7 @@ sequence.
 
 The values are TF's: ``random_uniform``, ``random_normal``,
 ``truncated_normal`` (float32, float16, bfloat16), integer
-``random_uniform`` (int32) and ``nn.dropout`` draw TF's CPU Philox streams
+``random_uniform`` (int32), ``nn.dropout`` and ``random_shuffle`` draw TF's CPU Philox streams
 (:mod:`jaxsess.ops._philox`), so a program seeded with
 ``set_random_seed`` gets TF's initial weights and dropout masks, run after
 run. Inside a ``while_loop`` body, for 64-bit types and for the other
@@ -186,6 +186,13 @@ def _truncated(ctx: Any, mean: Any, stddev: Any, *, shape: tuple[int, ...], dtyp
 
 @register_op("RandomShuffle", stateful=True, random=True, default_name="random_shuffle")
 def _shuffle(ctx: Any, x: Any, *, seed: int, seed2: int, seeded: bool) -> Any:
+    if x.ndim == 0:
+        return x
+    n = x.shape[0]
+    if type(n) is int and n < 2**31:  # TF's permutation (the counter counts 128-bit samples here)
+        drawn = ctx.rng_stream(seed, seed2, _philox.shuffle_samples(n))
+        if drawn is not None:
+            return jnp.take(x, _philox.shuffle_permutation(seed, seed2, drawn, n), axis=0)
     key = ctx.rng_key(seed, seed2)
     return jax.random.permutation(key, x, axis=0, independent=False)
 

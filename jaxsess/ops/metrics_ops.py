@@ -413,7 +413,8 @@ def auc(labels: Any, predictions: Any, weights: Any = None, num_thresholds: int 
         (default 200), unless ``thresholds`` are given.
       curve: ``'ROC'`` or ``'PR'``.
       summation_method: ``'trapezoidal'`` (also for ``'careful_interpolation'``
-        of ROC), ``'minoring'``, ``'majoring'``.
+        of ROC), ``'minoring'``, ``'majoring'``; ``'careful_interpolation'`` of PR
+        is TF's interpolated PR-AUC.
 
     Variables ``auc/true_positives``, ``auc/false_negatives``,
     ``auc/true_negatives``, ``auc/false_positives`` (``float32[num_thresholds]``).
@@ -423,7 +424,6 @@ def auc(labels: Any, predictions: Any, weights: Any = None, num_thresholds: int 
 
     Raises:
       ValueError: an unknown ``curve`` or ``summation_method``.
-      NotImplementedError: ``curve='PR'`` with ``'careful_interpolation'``.
     """
     _graph_only("auc")
     with variable_scope(name, "auc", (labels, predictions, weights)):
@@ -432,8 +432,6 @@ def auc(labels: Any, predictions: Any, weights: Any = None, num_thresholds: int 
         if summation_method not in ("trapezoidal", "careful_interpolation", "minoring", "majoring"):
             raise ValueError(f"Invalid summation_method: {summation_method} summation_method should be "
                              "'trapezoidal', 'careful_interpolation', 'minoring', or 'majoring'.")
-        if curve == "PR" and summation_method == "careful_interpolation":
-            raise NotImplementedError("tf.metrics.auc: curve='PR' with 'careful_interpolation' is not in jaxsess.")
         kepsilon = 1e-7
         if thresholds is not None:
             inner = sorted(float(t) for t in thresholds)
@@ -445,7 +443,25 @@ def auc(labels: Any, predictions: Any, weights: Any = None, num_thresholds: int 
         epsilon = 1.0e-6
         n = num_thresholds
 
+        def interpolate_pr_auc(tp: Any, fp: Any, fn: Any) -> Any:  # TF's closed form (Davis et al., 2006)
+            dtp = tp[: n - 1] - tp[1:]
+            p = tp + fp
+            prec_slope = div_no_nan(dtp, math_ops.maximum(p[: n - 1] - p[1:], 0.0), name="prec_slope")
+            intercept = tp[1:] - math_ops.multiply(prec_slope, p[1:])
+            safe_p_ratio = math_ops.where(
+                math_ops.logical_and(math_ops.greater(p[: n - 1], 0.0), math_ops.greater(p[1:], 0.0)),
+                div_no_nan(p[: n - 1], math_ops.maximum(p[1:], 0.0), name="recall_relative_ratio"),
+                ones_like(p[1:]),
+            )
+            return math_ops.reduce_sum(
+                div_no_nan(prec_slope * (dtp + intercept * math_ops.log(safe_p_ratio)),
+                           math_ops.maximum(tp[1:] + fn[1:], 0.0), name="pr_auc_increment"),
+                name="interpolate_pr_auc",
+            )
+
         def compute(tp: Any, fn: Any, tn: Any, fp: Any, op_name: str) -> Any:
+            if curve == "PR" and summation_method == "careful_interpolation":
+                return interpolate_pr_auc(tp, fp, fn)
             rec = math_ops.divide(tp + epsilon, tp + fn + epsilon)
             if curve == "ROC":
                 x, y = math_ops.divide(fp, fp + tn + epsilon), rec

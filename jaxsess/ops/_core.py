@@ -133,9 +133,6 @@ def to_numpy(value: Any, dtype: _dtypes.DType | None) -> np.ndarray:
         value = np.asarray(value)
     arr = np.asarray(value)
     if dtype is not None and arr.dtype != npd:
-        if npd.kind == "b" and arr.dtype.kind in "iuf" and arr.size and isinstance(value, int | float | list | tuple):
-            first = arr.flat[0].item()  # TF1 converts Python numbers to bool only from bools (NumPy arrays cast)
-            raise TypeError(f"Expected bool, but got {first!r} of type '{type(first).__name__}'.")
         if arr.dtype.kind == "f" and npd.kind in "iub" and arr.size:  # an empty list is float64 to NumPy
             raise TypeError(
                 f"Expected {_dtypes.as_dtype(npd).name}, got {value!r:.60} of type "

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess.ops import random_ops
+from jaxsess.ops import _philox, random_ops
 
 
 def draws(t: Any, n: int = 3, graph: tf.Graph | None = None, feed: Any = None) -> list[np.ndarray]:
@@ -271,7 +271,6 @@ class TestRandomInControlFlow:
 def test_philox_known_answers(counter: tuple[int, ...], key: tuple[int, int], want: tuple[int, ...]) -> None:
     import jax.numpy as jnp
 
-    from jaxsess.ops import _philox
 
     out = _philox._philox(*[jnp.asarray(np.uint32(c)) for c in counter], key[0], key[1])
     assert tuple(int(o) for o in out) == want
@@ -294,6 +293,78 @@ def test_graph_seed_hands_out_op_seeds_in_order_as_tf2() -> None:
     with tf.Graph().as_default():
         tf.set_random_seed(7)
         assert random_ops.get_seed(None) == (7, 0)  # each graph counts from 0
+
+
+def test_bodies_and_branches_count_op_seeds_from_zero_as_funcgraphs() -> None:
+    # Recorded with TF 2.21 (graph seed 3): a cond branch and a while body are
+    # FuncGraphs counting their own seeds from 0 (two ops in one branch: 0, 1),
+    # the graph's count goes on after them, and a variable's initial value made
+    # inside a body counts in the graph (init_scope).
+    with tf.Graph().as_default() as g:
+        tf.set_random_seed(3)
+        a = tf.random_normal([2])
+        c = tf.cond(tf.constant(True), lambda: tf.random_uniform([2]) + tf.random_uniform([2]), lambda: tf.zeros([2]))
+        made: list[Any] = []
+
+        def body(i: Any) -> Any:
+            made.append(tf.get_variable("v", [2]))
+            return i + tf.cast(tf.reduce_sum(tf.random_uniform([2]) + made[0]), tf.int32) + 1
+
+        tf.while_loop(lambda i: i < 3, body, [tf.constant(0)])
+        b = tf.random_normal([2])
+    seeds = {op.name: (op.attrs["seed"], op.attrs["seed2"]) for op in g.get_operations() if "seed2" in op.attrs}
+    assert seeds[a.op.name] == (3, 0)
+    assert seeds[b.op.name] == (3, 2)
+    branch = sorted(v for k, v in seeds.items() if "branch" in k)
+    assert branch == [(3, 0), (3, 1)], seeds
+    assert c.dtype == tf.float32
+    init = [v for k, v in seeds.items() if k.startswith("v/Initializer")]
+    assert init == [(3, 1)], seeds
+    body_ops = [v for k, v in seeds.items() if k.startswith("while/") and "Initializer" not in k]
+    assert body_ops == [(3, 0)], seeds
+
+
+def test_branch_draws_only_in_runs_that_take_it() -> None:
+    # As TF: an op in a cond branch advances its stream only when the branch
+    # runs, so runs that skip it do not change what the next taking run draws.
+    def draws(pattern: list[bool]) -> list[np.ndarray]:
+        with tf.Graph().as_default() as g:
+            tf.set_random_seed(11)
+            p = tf.placeholder(tf.bool, [])
+            c = tf.cond(p, lambda: tf.random_uniform([4]), lambda: tf.zeros([4]))
+        with tf.Session(graph=g) as s:
+            return [s.run(c, {p: t}) for t in pattern]
+
+    taken = draws([True, True])
+    mixed = draws([True, False, False, True])
+    np.testing.assert_array_equal(mixed[0], taken[0])
+    np.testing.assert_array_equal(mixed[3], taken[1])
+    assert not np.array_equal(taken[0], taken[1])
+    np.testing.assert_array_equal(mixed[1], np.zeros(4, np.float32))
+
+
+@pytest.mark.parametrize("kind", ["while_loop", "scan"])
+def test_loop_iterations_draw_one_after_another(kind: str) -> None:
+    # Iteration k of a loop draws the stream after the values iterations 0..k-1
+    # drew, and the next run goes on after all of them: the values of one op
+    # drawing 3 values per iteration, 4 iterations, two runs, are the op's
+    # stream at 0, 3, ..., 21 (TF's order when iterations run in sequence).
+    with tf.Graph().as_default() as g:
+        tf.set_random_seed(5)
+        if kind == "while_loop":
+            ta = tf.TensorArray(tf.float32, 4)
+            _, ta = tf.while_loop(lambda i, t: i < 4, lambda i, t: (i + 1, t.write(i, tf.random_uniform([3]))),
+                                  [tf.constant(0), ta])
+            out = ta.stack()
+        else:
+            out = tf.scan(lambda a, e: tf.random_uniform([3]) + e, tf.zeros([4, 3]), initializer=tf.zeros([3]))
+        (op,) = [o for o in g.get_operations() if o.type == "RandomUniform"]
+        seed, seed2 = op.attrs["seed"], op.attrs["seed2"]
+    with tf.Session(graph=g) as s:
+        runs = np.concatenate([s.run(out), s.run(out)])
+    want = np.stack([np.asarray(_philox.uniform(seed, seed2, np.uint32(3 * k), (3,), np.float32)) for k in range(8)])
+    np.testing.assert_array_equal(runs, want)
+    assert (seed, seed2) == (5, 0)
 
 
 def test_seeded_ops_draw_tf_values_run_after_run() -> None:

@@ -91,8 +91,8 @@ class RunContext:
         """Where the current random op, drawing ``n`` values in this run,
         starts in TF's Philox stream for ``(seed, seed2)``: a ``uint32``
         scalar, the number of values it drew in this session's earlier runs
-        (TF reserves 256 samples per value and run). ``None`` inside a loop
-        body (its iterations draw from :meth:`rng_key`)."""
+        (TF reserves 256 samples per value and run); inside a loop body,
+        after the values its earlier iterations of this run drew."""
         return self._ev.rng_stream(self._ev.current_op, n)
 
 
@@ -118,8 +118,11 @@ class Evaluator:
         self.current_op: Operation | None = None
         self.ctx = RunContext(self)
         self.fold: Any = None  # loop iteration, folded into random keys inside loops
-        # Random ops drawing TF's stream -> values drawn this run (their counters' advance).
-        self.rng_advance: dict[Operation, int] = {}
+        # Random ops -> how far their counters advance this run: the values drawn from TF's
+        # stream (a traced count for ops in control-flow bodies; absent: one, JAX's keys).
+        self.rng_advance: dict[Operation, Any] = {}
+        # Random ops in a loop body -> the values drawn in the earlier iterations of this run.
+        self.rng_offset: dict[Operation, Any] = {}
         # Fed tensors a fork recomputes (see fork): tensor -> its fed value.
         self.pinned: dict[Tensor, Any] = {}
 
@@ -152,15 +155,19 @@ class Evaluator:
 
     def rng_stream(self, op: Operation | None, n: int) -> Any:
         assert op is not None
-        if self.fold is not None:
-            return None
         self.rng_advance[op] = n
-        return self.state[rng_slot(op)]
+        start = self.state[rng_slot(op)]
+        offset = self.rng_offset.get(op)
+        return start if offset is None else start + offset
 
     def next_counter(self, slot: tuple[str, Operation]) -> Any:
         """A random op's counter after this run: advanced by the values it
-        drew from TF's stream (see :meth:`RunContext.rng_stream`), else by one."""
-        return self.state[slot] + jnp.uint32(self.rng_advance.get(slot[1], 1) & 0xFFFFFFFF)
+        drew from TF's stream (see :meth:`RunContext.rng_stream`; a traced
+        count when it ran in control-flow bodies), else by one."""
+        advance = self.rng_advance.get(slot[1], 1)
+        if isinstance(advance, int):
+            return self.state[slot] + jnp.uint32(advance & 0xFFFFFFFF)
+        return self.state[slot] + jnp.asarray(advance, jnp.uint32)
 
     def rng_key(self, op: Operation | None) -> Any:
         assert op is not None
@@ -242,6 +249,7 @@ class Evaluator:
         drop: Sequence[Operation] = (),
         fold: Any = None,
         var_values: dict[Operation, Any] | None = None,
+        rng_offset: dict[Operation, Any] | None = None,
     ) -> Evaluator:
         """A child evaluator for a sub-graph function: shares state, layers ``env``.
 
@@ -252,6 +260,8 @@ class Evaluator:
           fold: a traced value folded into random keys (loop iteration).
           var_values: variables' values when the sub-graph starts (a
             control-flow body), seen by reads no assign of it precedes.
+          rng_offset: random ops -> values they drew in a loop's earlier
+            iterations (where this iteration starts in their streams).
         """
         env = dict(self.env)
         pinned = dict(self.pinned)
@@ -268,6 +278,7 @@ class Evaluator:
         child.differentiating = self.differentiating
         child.grad_overrides = self.grad_overrides
         child.var_values = self.var_values if var_values is None else {**self.var_values, **var_values}
+        child.rng_offset = self.rng_offset if rng_offset is None else {**self.rng_offset, **rng_offset}
         if fold is None:
             child.fold = self.fold
         elif self.fold is None:

@@ -23,11 +23,12 @@ from jax import tree_util
 from jaxsess.graph._graph import Graph, Operation, Tensor
 from jaxsess.graph._lowering import assigned_value
 from jaxsess.ops._core import convert_to_tensor
+from jaxsess.ops.random_ops import function_seeds
 from jaxsess.ops.state_ops import body_reads
 
 __all__ = [
     "CONTROL_FLOW", "flatten_tensors", "trace_subgraph", "last_writers", "split_externals", "final_values",
-    "subgraph_externals", "eval_subgraph",
+    "subgraph_externals", "eval_subgraph", "random_ops_within", "rng_advances",
 ]
 
 # The op types whose attribute ``sub_ops`` holds sub-graphs they own.
@@ -49,7 +50,7 @@ def trace_subgraph(
     """Calls ``fn(*args)``; returns the ops it created (constants for Python
     values it returned included), its flattened output tensors and structure."""
     start = len(graph._ops)
-    with body_reads():
+    with body_reads(), function_seeds(graph):
         out = fn(*args)
         leaves, treedef = flatten_tensors(out)
         leaves = [convert_to_tensor(x) for x in leaves]
@@ -144,9 +145,30 @@ def subgraph_externals(ops: Sequence[Operation], bound: set[Tensor], outs: Seque
 
 
 def eval_subgraph(ev: Any, ops: Sequence[Operation], outs: Sequence[Tensor], env: dict[Tensor, Any], fold: Any = None,
-                  var_values: dict[Operation, Any] | None = None) -> tuple[list[Any], Any]:
+                  var_values: dict[Operation, Any] | None = None,
+                  rng_offset: dict[Operation, Any] | None = None) -> tuple[list[Any], Any]:
     """Runs ``ops`` in a fork of the evaluator ``ev`` with ``env`` bound; the
-    values of ``outs`` and the fork (its assignments)."""
-    child = ev.fork(env, drop=ops, fold=fold, var_values=var_values)
+    values of ``outs`` and the fork (its assignments, its random ops' advances)."""
+    child = ev.fork(env, drop=ops, fold=fold, var_values=var_values, rng_offset=rng_offset)
     child.run(ops)
     return [child.env[t] for t in outs], child
+
+
+def random_ops_within(ops: Sequence[Operation]) -> tuple[Operation, ...]:
+    """The random ops among ``ops`` and in the sub-graphs of the control-flow ops among them."""
+    found: list[Operation] = []
+    for op in ops:
+        if op._op_def.random:
+            found.append(op)
+        if op.type in CONTROL_FLOW:
+            for sub in op.attrs["sub_ops"]:
+                found.extend(random_ops_within(sub))
+    return tuple(found)
+
+
+def rng_advances(child: Any, ops: Sequence[Operation], randoms: Sequence[Operation]) -> tuple[Any, ...]:
+    """How far the counters of ``randoms`` advanced while the fork ``child``
+    ran ``ops`` (``uint32``): the values each drew from TF's stream (one when it
+    draws JAX's keys); 0 for those in sub-graphs that did not run."""
+    ran = set(ops)
+    return tuple(jnp.asarray(child.rng_advance.get(r, 1 if r in ran else 0), jnp.uint32) for r in randoms)

@@ -52,6 +52,8 @@ from jaxsess.ops._subgraph import (
     final_values,
     flatten_tensors,
     last_writers,
+    random_ops_within,
+    rng_advances,
     split_externals,
     subgraph_externals,
     trace_subgraph,
@@ -76,6 +78,8 @@ def _branches_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
     branches = op.attrs["branches"]  # ((ops, outs), ...)
 
     alloc: dict[int, Any] = {}  # TensorArray buffers some branches leave unallocated: the others' shape
+    # random ops in the branches: their counters advance only in the branch taken, as TF's
+    randoms = random_ops_within([o for ops, _ in branches for o in ops])
 
     def make(ops: Sequence[Operation], outs: Sequence[Tensor]) -> Callable[..., Any]:
         writers = last_writers(ops)
@@ -89,7 +93,7 @@ def _branches_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
                 else carry_value(v, spec[1].np_dtype)
                 for k, (v, spec) in enumerate(zip(vals_out, op.attrs["out_specs"]))
             )
-            return res, final_values(ev, child, writers, writes, start)
+            return res, final_values(ev, child, writers, writes, start), rng_advances(child, ops, randoms)
 
         return branch
 
@@ -101,11 +105,12 @@ def _branches_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
                 if not is_unallocated(a):
                     alloc.setdefault(k, a)
     if op.type == "If":
-        res, new_vars = jax.lax.cond(index, fns[0], fns[1], operands)
+        res, new_vars, advanced = jax.lax.cond(index, fns[0], fns[1], operands)
     else:
-        res, new_vars = jax.lax.switch(index, fns, operands)
+        res, new_vars, advanced = jax.lax.switch(index, fns, operands)
     if writes:
         ev.assigned[op] = dict(zip(writes, new_vars))
+    ev.rng_advance.update(zip(randoms, advanced))
     return res if len(res) != 1 else res[0]
 
 
@@ -328,21 +333,27 @@ def _while_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
     def starts(wvals: Sequence[Any]) -> dict[Operation, Any]:
         return {**var_values, **dict(zip(writes, wvals))}
 
-    def pred(state: tuple[Any, tuple[Any, ...], tuple[Any, ...]]) -> Any:
-        i, carry, wvals = state
+    # random ops in the body: each iteration draws after the earlier ones, as TF's (the carry
+    # holds the values each drew in this run's earlier iterations)
+    randoms = random_ops_within(body_ops)
+    LoopState = tuple[Any, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+
+    def pred(state: LoopState) -> Any:
+        i, carry, wvals, _ = state
         (p,), _ = eval_subgraph(ev, cond_ops, [pred_t], env_for(carry), fold=i, var_values=starts(wvals))
         return jnp.asarray(p, dtype=bool)
 
-    def cond_fun(state: tuple[Any, tuple[Any, ...], tuple[Any, ...]]) -> Any:
+    def cond_fun(state: LoopState) -> Any:
         p = pred(state)
         if max_iter is not None:
             p = jnp.logical_and(p, state[0] < max_iter)
         return p
 
-    def body_fun(state: tuple[Any, tuple[Any, ...], tuple[Any, ...]], check: bool = True) -> Any:
-        i, carry, wvals = state
+    def body_fun(state: LoopState, check: bool = True) -> Any:
+        i, carry, wvals, offsets = state
         start = starts(wvals)
-        raw, child = eval_subgraph(ev, body_ops, body_outs, env_for(carry), fold=i, var_values=start)
+        raw, child = eval_subgraph(ev, body_ops, body_outs, env_for(carry), fold=i, var_values=start,
+                                   rng_offset=dict(zip(randoms, offsets)))
         new = tuple(carry_value(v, s[1].np_dtype) for v, s in zip(raw, op.attrs["out_specs"]))
         for k, (a, b) in enumerate(zip(carry, new)):
             if (is_unallocated(a) and is_unallocated(b)) or (is_unallocated(a) and not check):
@@ -354,15 +365,17 @@ def _while_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
                     f"from shape {_shape_of(a)} to {_shape_of(b)}; XLA loops keep shapes fixed "
                     "(shape_invariants cannot let a loop var grow in jaxsess).",
                 )
-        return i + 1, new, final_values(ev, child, writers, writes, start)
+        advanced = tuple(o + a for o, a in zip(offsets, rng_advances(child, body_ops, randoms)))
+        return i + 1, new, final_values(ev, child, writers, writes, start), advanced
 
-    state0 = (jnp.uint32(0), tuple(init), tuple(var_values[w] for w in writes))
+    offsets0 = tuple(jnp.asarray(ev.rng_offset.get(r, 0), jnp.uint32) for r in randoms)
+    state0 = (jnp.uint32(0), tuple(init), tuple(var_values[w] for w in writes), offsets0)
     if any(is_unallocated(v) for v in init):
         # A TensorArray first written in the body: its buffer's shape is the body's output's.
         after = jax.eval_shape(lambda st: body_fun(st, check=False), state0)[1]
         init = [jnp.zeros(a.shape, a.dtype) if is_unallocated(v) and not is_unallocated(a) else v
                 for v, a in zip(init, after)]
-        state0 = (state0[0], tuple(init), state0[2])
+        state0 = (state0[0], tuple(init), state0[2], offsets0)
     if ev.differentiating:
         trips = _trip_count(ev, op.attrs.get("counting"))
         if trips is not None:
@@ -378,11 +391,12 @@ def _while_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
         def step(state: Any, _: Any) -> tuple[Any, None]:
             return jax.lax.cond(pred(state), body_fun, lambda st: st, state), None
 
-        _, final, new_vars = jax.lax.scan(step, state0, None, length=max_iter)[0]
+        _, final, new_vars, offsets = jax.lax.scan(step, state0, None, length=max_iter)[0]
     else:
-        _, final, new_vars = jax.lax.while_loop(cond_fun, body_fun, state0)
+        _, final, new_vars, offsets = jax.lax.while_loop(cond_fun, body_fun, state0)
     if writes:
         ev.assigned[op] = dict(zip(writes, new_vars))
+    ev.rng_advance.update((r, b - a) for r, a, b in zip(randoms, offsets0, offsets))
     return final if n != 1 else final[0]
 
 

@@ -35,6 +35,8 @@ from jaxsess.ops._subgraph import (
     eval_subgraph,
     flatten_tensors,
     last_writers,
+    random_ops_within,
+    rng_advances,
     split_externals,
     subgraph_externals,
     trace_subgraph,
@@ -63,12 +65,16 @@ def _scan_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
     elems = tuple(vals[nc:nc + ne])
     ext_env, var_values = split_externals(ext_tensors, vals[nc + ne:])
 
-    def body(state: tuple[Any, tuple[Any, ...]], xs: tuple[Any, ...]) -> Any:
-        i, carry = state
+    # random ops in the body: each step draws after the earlier ones, as in TF's while loop
+    randoms = random_ops_within(body_ops)
+
+    def body(state: tuple[Any, tuple[Any, ...], tuple[Any, ...]], xs: tuple[Any, ...]) -> Any:
+        i, carry, offsets = state
         env = dict(ext_env)
         env.update(zip(carry_vars, carry))
         env.update(zip(elem_vars, xs))
-        raw, _ = eval_subgraph(ev, body_ops, (*carry_outs, *y_outs), env, fold=i, var_values=var_values)
+        raw, child = eval_subgraph(ev, body_ops, (*carry_outs, *y_outs), env, fold=i, var_values=var_values,
+                                   rng_offset=dict(zip(randoms, offsets)))
         new = tuple(jnp.asarray(v, dtype=s[1].np_dtype) for v, s in zip(raw[:nc], specs))
         for k, (a, b) in enumerate(zip(carry, new)):
             if a.shape != b.shape:
@@ -78,12 +84,15 @@ def _scan_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
                     f"accumulator {k} ('{carry_vars[k].name}') from {list(a.shape)} to {list(b.shape)}.",
                 )
         ys = tuple(jnp.asarray(v, dtype=s[1].np_dtype) for v, s in zip(raw[nc:], specs[nc:]))
-        return (i + 1, new), ys
+        advanced = tuple(o + a for o, a in zip(offsets, rng_advances(child, body_ops, randoms)))
+        return (i + 1, new, advanced), ys
 
     length = None if elems else 0
-    (_, final), ys = jax.lax.scan(
-        body, (jnp.uint32(0), init), elems, length=length, reverse=op.attrs["reverse"]
+    offsets0 = tuple(jnp.asarray(ev.rng_offset.get(r, 0), jnp.uint32) for r in randoms)
+    (_, final, offsets), ys = jax.lax.scan(
+        body, (jnp.uint32(0), init, offsets0), elems, length=length, reverse=op.attrs["reverse"]
     )
+    ev.rng_advance.update((r, b - a) for r, a, b in zip(randoms, offsets0, offsets))
     out = (*final, *ys)
     return out if len(out) != 1 else out[0]
 

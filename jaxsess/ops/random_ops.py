@@ -13,16 +13,23 @@ The values of seeded ops (a graph or an op seed) are TF's: ``random_uniform``, `
 ``random_uniform`` (int32), ``nn.dropout`` and ``random_shuffle`` draw TF's CPU Philox streams
 (:mod:`jaxsess.ops._philox`), so a program seeded with
 ``set_random_seed`` gets TF's initial weights and dropout masks, run after
-run. Inside a ``while_loop`` body, for 64-bit types and for the other
-random ops the draws are JAX's (same distribution, other values).
+run. Inside ``while_loop``/``scan`` bodies the iterations draw one after
+another from the op's stream, and an op in a ``cond`` branch draws only in the
+runs that take the branch, as TF. Ops without an op seed inside a branch, a
+loop body or a function count their seeds from 0, as TF's ``FuncGraph``; a
+variable's initial value counts in the graph's count (``init_scope``). For
+64-bit types and for the other random ops the draws are JAX's (same
+distribution, other values).
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 import random as _pyrandom
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 import jax
@@ -68,8 +75,38 @@ def set_random_seed(seed: int | None) -> None:
 
 
 # Seeds handed out per graph to ops without an op seed (TF 2.21's
-# random_seed._graph_to_seed_dict): 0, 1, 2, ... in creation order.
-_graph_seed_counts: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+# random_seed._graph_to_seed_dict): 0, 1, 2, ... in creation order. The graph's
+# own count first, then one per control-flow body or function being built: TF
+# builds those in a FuncGraph of their own, which counts from 0 (the last one
+# counts).
+_graph_seed_counts: weakref.WeakKeyDictionary[Any, list[int]] = weakref.WeakKeyDictionary()
+
+
+@contextlib.contextmanager
+def function_seeds(graph: Any) -> Iterator[None]:
+    """Ops without an op seed created inside count their seeds from 0, and the
+    enclosing count resumes after: as TF 2.x builds a ``cond`` branch, a
+    ``while_loop`` body or a function in a ``FuncGraph`` with its own count."""
+    counts = _graph_seed_counts.setdefault(graph, [0])
+    counts.append(0)
+    try:
+        yield
+    finally:
+        counts.pop()
+
+
+@contextlib.contextmanager
+def lifted_seeds(graph: Any) -> Iterator[None]:
+    """Ops created inside count their seeds in the graph's own count, also
+    inside a body being built: as TF's ``init_scope``, which builds a
+    variable's initial value in the outermost graph."""
+    counts = _graph_seed_counts.setdefault(graph, [0])
+    inner = counts[1:]
+    del counts[1:]
+    try:
+        yield
+    finally:
+        counts.extend(inner)
 
 
 def _truncate_seed(seed: int) -> int:
@@ -94,8 +131,9 @@ def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
             if eager is not None:
                 op_seed = next_id
             else:
-                op_seed = _graph_seed_counts.get(g, 0)
-                _graph_seed_counts[g] = op_seed + 1
+                counts = _graph_seed_counts.setdefault(g, [0])
+                op_seed = counts[-1]
+                counts[-1] += 1
         seeds = _truncate_seed(global_seed), _truncate_seed(op_seed)
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, _truncate_seed(op_seed)

@@ -41,6 +41,7 @@ from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly, group
 from jaxsess.ops.indexing_ops import scattered
+from jaxsess.ops.random_ops import lifted_seeds
 
 __all__ = [
     "Variable",
@@ -243,7 +244,7 @@ class Variable:
         self._graph = graph
         with graph.name_scope(name or "Variable") as scope:
             op_name = scope[:-1]
-            with graph.name_scope("Initializer"), graph.control_dependencies(None):
+            with graph.name_scope("Initializer"), graph.control_dependencies(None), lifted_seeds(graph):
                 iv = initial_value() if callable(initial_value) else initial_value
                 iv = convert_to_tensor(iv, dtype=dtype, name="initial_value")
             if shape is not None:

@@ -16,6 +16,7 @@ tensor's dtype.
 from __future__ import annotations
 
 import contextlib
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -114,6 +115,35 @@ def string_array(value: Any) -> np.ndarray:
     return out
 
 
+# The Python values each kind of dtype takes (TF's _TF_TO_IS_OK): bools only for bool, integers
+# (bools too) for integer dtypes, reals for floating ones.
+_COMPATIBLE: dict[str, tuple[type, ...]] = {
+    "b": (bool, np.bool_),
+    "i": (numbers.Integral,),
+    "u": (numbers.Integral,),
+    "f": (numbers.Real,),
+    "V": (numbers.Real,),  # bfloat16
+    "c": (numbers.Complex,),
+}
+
+
+def _incompatible(value: Any, kind: str) -> Any:
+    """The first Python scalar in ``value`` (nested lists/tuples) a dtype of
+    NumPy kind ``kind`` does not take (TF's TypeError names it); ``None`` when all suit."""
+    ok = _COMPATIBLE.get(kind)
+    if ok is None:
+        return None
+    if isinstance(value, list | tuple):
+        for v in value:
+            bad = _incompatible(v, kind)
+            if bad is not None:
+                return bad
+        return None
+    if isinstance(value, bool | int | float | complex | np.generic) and not isinstance(value, ok):
+        return value
+    return None
+
+
 def to_numpy(value: Any, dtype: _dtypes.DType | None) -> np.ndarray:
     """``value`` (Python, NumPy, ``jax.Array``, strings) as a NumPy array of
     ``dtype`` (default: TF1's, see :func:`default_np_dtype`), as a ``Const`` holds it.
@@ -132,11 +162,13 @@ def to_numpy(value: Any, dtype: _dtypes.DType | None) -> np.ndarray:
     if isinstance(value, jax.Array):
         value = np.asarray(value)
     arr = np.asarray(value)
-    if dtype is not None and arr.dtype != npd:
-        if arr.dtype.kind == "f" and npd.kind in "iub" and arr.size:  # an empty list is float64 to NumPy
+    if dtype is not None and arr.dtype != npd and not isinstance(value, np.ndarray | np.generic):
+        # Python values must suit the dtype element by element (NumPy values are cast), as TF's
+        # make_tensor_proto (_AssertCompatible)
+        bad = _incompatible(value, npd.kind)
+        if bad is not None:
             raise TypeError(
-                f"Expected {_dtypes.as_dtype(npd).name}, got {value!r:.60} of type "
-                f"'{type(value).__name__}' instead."
+                f"Expected {_dtypes.as_dtype(npd).name}, but got {bad} of type '{type(bad).__name__}'."
             )
     try:
         return np.asarray(arr, dtype=npd)

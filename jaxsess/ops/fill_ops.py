@@ -57,10 +57,14 @@ def fill(dims: Any, value: Any, name: str | None = None) -> Any:
     return apply("Fill", (v,), {"dims": d}, name)
 
 
-def _filled(shape: Any, dtype: Any, value: int, default: str, name: str | None) -> Any:
+def _filled(shape: Any, dtype: Any, value: int | bool | bytes, default: str, name: str | None) -> Any:
     dt = _dtypes.canonical(dtype)
     d = shape_arg(shape, default, "shape")
     _check_dims(d, default)
+    if dt.is_bool:  # as TF: False/True for bool, "" for strings
+        value = bool(value)
+    elif dt == _dtypes.string and value == 0:
+        value = b""
     with op_scope(name, default) as scope:
         v = constant(value, dtype=dt)
         return apply("Fill", (v,), {"dims": d}, scope)

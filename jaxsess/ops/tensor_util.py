@@ -50,7 +50,9 @@ def make_tensor_proto(values: Any, dtype: Any = None, shape: Any = None, verify_
         values = folded
     try:
         arr = to_numpy(values, want)
-    except TypeError:
+    except TypeError as e:
+        if str(e).startswith("Expected "):  # TF's message, naming the value that does not suit
+            raise
         shown = values[0] if isinstance(values, list | tuple) and values else values
         raise TypeError(f"Expected {want.name if want else 'a tensor dtype'}, but got {shown!r} of type "
                         f"'{type(shown).__name__}'.") from None

@@ -23,12 +23,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from jaxsess import dtypes as _dtypes
-from jaxsess.graph._graph import GraphKeys, Tensor, TensorShape, add_to_collections
+from jaxsess.graph._graph import GraphKeys, Tensor, TensorShape, add_to_collections, name_scope
 from jaxsess.ops import math_ops
 from jaxsess.ops._core import convert_to_tensor, executing_eagerly, identity
 from jaxsess.ops.array_ops import expand_dims, one_hot, ones_like, reshape, size, squeeze, zeros, zeros_like
 from jaxsess.ops.check_ops import assert_greater_equal, assert_less_equal
 from jaxsess.ops.nn_impl import div_no_nan
+from jaxsess.ops.nn_ops import top_k
 from jaxsess.ops.state_ops import Variable, assign_add
 from jaxsess.ops.variable_scope import variable_scope
 
@@ -59,6 +60,13 @@ __all__ = [
     "false_negatives_at_thresholds",
     "precision_at_thresholds",
     "recall_at_thresholds",
+    "sensitivity_at_specificity",
+    "specificity_at_sensitivity",
+    "recall_at_k",
+    "recall_at_top_k",
+    "precision_at_k",
+    "precision_at_top_k",
+    "sparse_precision_at_k",
 ]
 
 METRIC_VARIABLES = GraphKeys.METRIC_VARIABLES
@@ -623,3 +631,223 @@ def mean_cosine_distance(labels: Any, predictions: Any, dim: int, weights: Any =
     _collect(metrics_collections, distance)
     _collect(updates_collections, update)
     return distance, update
+
+
+# -- sensitivity / specificity ------------------------------------------------------------------
+
+
+def _at_operating_point(fn: str, target_name: str, target: float, labels: Any, predictions: Any, weights: Any,
+                        num_thresholds: int, metrics_collections: Sequence[str] | None,
+                        updates_collections: Sequence[str] | None, name: str | None) -> tuple[Tensor, Tensor]:
+    _graph_only(fn)
+    if target < 0 or target > 1:
+        got = "got" if fn == "sensitivity_at_specificity" else "is"
+        raise ValueError(f"`{target_name}` must be in the range [0, 1]. Currently, `{target_name}` {got} {target}.")
+    with variable_scope(name, fn, (predictions, labels, weights)):
+        kepsilon = 1e-7  # as TF: floating point imprecisions
+        inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+        last = 1.0 + kepsilon if fn == "sensitivity_at_specificity" else 1.0 - kepsilon
+        values, updates = _confusion_at_thresholds(labels, predictions, [0.0 - kepsilon, *inner, last], weights)
+
+        def compute(v: dict[str, Any], op_name: str) -> Any:
+            tp, tn, fp, fn_ = v["tp"], v["tn"], v["fp"], v["fn"]
+            if fn == "sensitivity_at_specificity":
+                specificities = math_ops.divide(tn, tn + fp + kepsilon)
+                index = math_ops.cast(math_ops.argmin(math_ops.abs(specificities - target), 0), _dtypes.int32)
+                return math_ops.divide(tp[index], tp[index] + fn_[index] + kepsilon, name=op_name)
+            sensitivities = math_ops.divide(tp, tp + fn_ + kepsilon)
+            gap = math_ops.abs(sensitivities - target)
+            at_min = math_ops.cast(math_ops.equal(gap, math_ops.reduce_min(gap)), _dtypes.int64)
+            index = math_ops.cast(math_ops.argmax(math_ops.cumsum(at_min), 0), _dtypes.int32)
+            return math_ops.divide(tn[index], tn[index] + fp[index] + kepsilon, name=op_name)
+
+        value = compute(values, "value")
+        _collect(metrics_collections, value)
+        update_op = compute(updates, "update_op")
+        _collect(updates_collections, update_op)
+        return value, update_op
+
+
+def sensitivity_at_specificity(labels: Any, predictions: Any, specificity: float, weights: Any = None,
+                               num_thresholds: int = 200, metrics_collections: Sequence[str] | None = None,
+                               updates_collections: Sequence[str] | None = None,
+                               name: str | None = None) -> tuple[Tensor, Tensor]:
+    """The sensitivity (recall) at the threshold whose specificity is closest to
+    ``specificity``, over ``num_thresholds`` thresholds in ``[0, 1]``, as
+    ``tf.compat.v1.metrics.sensitivity_at_specificity``.
+
+    Variables as :func:`auc`'s (``sensitivity_at_specificity/true_positives``, ...).
+
+    Returns:
+      ``(sensitivity, update_op)``, ``float32`` scalars.
+
+    Raises:
+      ValueError: ``specificity`` outside ``[0, 1]``.
+    """
+    return _at_operating_point("sensitivity_at_specificity", "specificity", specificity, labels, predictions,
+                               weights, num_thresholds, metrics_collections, updates_collections, name)
+
+
+def specificity_at_sensitivity(labels: Any, predictions: Any, sensitivity: float, weights: Any = None,
+                               num_thresholds: int = 200, metrics_collections: Sequence[str] | None = None,
+                               updates_collections: Sequence[str] | None = None,
+                               name: str | None = None) -> tuple[Tensor, Tensor]:
+    """The specificity at the (last) threshold whose sensitivity is closest to
+    ``sensitivity``, as ``tf.compat.v1.metrics.specificity_at_sensitivity``.
+
+    Returns:
+      ``(specificity, update_op)``, ``float32`` scalars.
+
+    Raises:
+      ValueError: ``sensitivity`` outside ``[0, 1]``.
+    """
+    return _at_operating_point("specificity_at_sensitivity", "sensitivity", sensitivity, labels, predictions,
+                               weights, num_thresholds, metrics_collections, updates_collections, name)
+
+
+# -- precision / recall at k --------------------------------------------------------------------
+
+
+def _at_k_name(name: str, k: int | None = None, class_id: int | None = None) -> str:
+    name = f"{name}_at_{k}" if k is not None else f"{name}_at_k"
+    return f"{name}_class{class_id}" if class_id is not None else name
+
+
+def _maybe_expand_labels(labels: Any, predictions: Any) -> Any:
+    """``labels`` with a last dimension of 1 added when they have one dimension
+    less than ``predictions``, as TF's ``_maybe_expand_labels`` (static ranks)."""
+    if type(labels).__name__ == "SparseTensor":
+        raise NotImplementedError("jaxsess's *_at_k metrics take dense labels ([batch] or [batch, num_labels]).")
+    labels = convert_to_tensor(labels)
+    lr, pr = labels.shape.ndims, predictions.shape.ndims
+    if lr is None or pr is None:
+        raise ValueError("jaxsess's *_at_k metrics need the ranks of labels and predictions known when the "
+                         "graph is built.")
+    if pr == lr:
+        return labels
+    if pr == lr + 1:
+        with name_scope(None, "expand_labels") as scope:
+            return expand_dims(labels, -1, name=scope)
+    raise ValueError(f"Unexpected labels shape {labels.shape} for predictions shape {predictions.shape}. "
+                     "Predictions rank should be the same rank as labels rank or labels rank plus one .")
+
+
+def _distinct(ids: Any) -> Any:
+    """Per position of the last dimension: whether no earlier position holds the
+    same id (set semantics: each id counts once)."""
+    n = ids.shape.as_list()[-1]
+    same = math_ops.equal(expand_dims(ids, -1), expand_dims(ids, -2))  # [..., n, n]
+    earlier = convert_to_tensor([[j < i for j in range(n)] for i in range(n)], dtype=_dtypes.bool)
+    return math_ops.logical_not(math_ops.reduce_any(math_ops.logical_and(same, earlier), -1))
+
+
+def _set_counts(labels: Any, top_idx: Any, class_id: int | None, kind: str) -> Any:
+    """Per row, the size of ``top_idx ∩ labels`` (``kind='tp'``), ``labels - top_idx``
+    (``'fn'``) or ``top_idx - labels`` (``'fp'``) as sets, restricted to ``class_id``
+    when given: TF's ``set_size`` of ``set_intersection``/``set_difference``, float64."""
+    labels = math_ops.cast(labels, _dtypes.int64)
+    if class_id is not None:
+        in_labels = math_ops.reduce_any(math_ops.equal(labels, class_id), -1)
+        in_top = math_ops.reduce_any(math_ops.equal(top_idx, class_id), -1)
+        a, b = (in_labels, in_top) if kind == "fn" else (in_top, in_labels)
+        hit = math_ops.logical_and(in_labels, in_top) if kind == "tp" else math_ops.logical_and(
+            a, math_ops.logical_not(b))
+        return math_ops.cast(hit, _dtypes.float64)
+    # the elements of one set found in the other: labels in the top k (tp, fn), top k ids in labels (fp)
+    own, other = (top_idx, labels) if kind == "fp" else (labels, top_idx)
+    found = math_ops.reduce_any(math_ops.equal(expand_dims(own, -1), expand_dims(other, -2)), -1)
+    keep = found if kind == "tp" else math_ops.logical_not(found)
+    counted = math_ops.logical_and(keep, _distinct(own))
+    return math_ops.reduce_sum(math_ops.cast(counted, _dtypes.float64), -1)
+
+
+def _streaming_at_k(labels: Any, top_idx: Any, k: int | None, class_id: int | None, weights: Any,
+                    kind: str, var_name: str) -> tuple[Any, Any]:
+    """A float64 scalar accumulator ``<scope>/<var_name>_at_<k>`` of the (weighted) set counts, and its update."""
+    with name_scope(None, _at_k_name(var_name, k, class_id=class_id)) as scope:
+        counts = _set_counts(labels, top_idx, class_id, kind)
+        if weights is not None:
+            counts = math_ops.multiply(counts, math_ops.cast(weights, _dtypes.float64))
+        batch_total = math_ops.cast(math_ops.reduce_sum(counts), _dtypes.float64)
+        var = metric_variable([], _dtypes.float64, name=scope)
+        return var, assign_add(var, batch_total, name="update")
+
+
+def _ratio_at_top_k(fn: str, labels: Any, predictions_idx: Any, k: int | None, class_id: int | None,
+                    weights: Any, metrics_collections: Sequence[str] | None,
+                    updates_collections: Sequence[str] | None, name: str | None) -> tuple[Tensor, Tensor]:
+    _graph_only(fn + "_at_top_k")
+    other, other_name = ("fn", "false_negative") if fn == "recall" else ("fp", "false_positive")
+    predictions_idx = convert_to_tensor(predictions_idx)
+    with name_scope(name, _at_k_name(fn, k, class_id=class_id)) as scope:
+        labels = _maybe_expand_labels(labels, predictions_idx)
+        top_idx = math_ops.cast(predictions_idx, _dtypes.int64)
+        tp, tp_update = _streaming_at_k(labels, top_idx, k, class_id, weights, "tp", "true_positive")
+        o, o_update = _streaming_at_k(labels, top_idx, k, class_id, weights, other, other_name)
+        metric = math_ops.divide(tp, math_ops.add(tp, o), name=scope)
+        _collect(metrics_collections, metric)
+        update = math_ops.divide(tp_update, math_ops.add(tp_update, o_update), name="update")
+        _collect(updates_collections, update)
+        return metric, update
+
+
+def recall_at_top_k(labels: Any, predictions_idx: Any, k: int | None = None, class_id: int | None = None,
+                    weights: Any = None, metrics_collections: Sequence[str] | None = None,
+                    updates_collections: Sequence[str] | None = None,
+                    name: str | None = None) -> tuple[Tensor, Tensor]:
+    """Recall of the top-k class ids ``predictions_idx`` (``int[batch, k]``)
+    against the labels (``int64[batch]`` or ``[batch, num_labels]``, as sets),
+    as ``tf.compat.v1.metrics.recall_at_top_k``: ``tp / (tp + fn)`` over all
+    batches so far, for ``class_id`` only when given.
+
+    Variables ``recall_at_<k>/true_positive_at_<k>`` and
+    ``.../false_negative_at_<k>`` (``float64`` scalars; ``_class<id>`` suffixes
+    with ``class_id``).
+
+    Returns:
+      ``(recall, update_op)``, ``float64`` scalars (NaN before any label).
+
+    Raises:
+      ValueError: labels whose rank is neither the predictions' nor one less.
+      NotImplementedError: ``SparseTensor`` labels.
+    """
+    return _ratio_at_top_k("recall", labels, predictions_idx, k, class_id, weights, metrics_collections,
+                           updates_collections, name)
+
+
+def precision_at_top_k(labels: Any, predictions_idx: Any, k: int | None = None, class_id: int | None = None,
+                       weights: Any = None, metrics_collections: Sequence[str] | None = None,
+                       updates_collections: Sequence[str] | None = None,
+                       name: str | None = None) -> tuple[Tensor, Tensor]:
+    """Precision of the top-k class ids ``predictions_idx`` against the labels
+    (as sets), ``tp / (tp + fp)``, as ``tf.compat.v1.metrics.precision_at_top_k``
+    (see :func:`recall_at_top_k`; variables ``.../false_positive_at_<k>``)."""
+    return _ratio_at_top_k("precision", labels, predictions_idx, k, class_id, weights, metrics_collections,
+                           updates_collections, name)
+
+
+def recall_at_k(labels: Any, predictions: Any, k: int, class_id: int | None = None, weights: Any = None,
+                metrics_collections: Sequence[str] | None = None, updates_collections: Sequence[str] | None = None,
+                name: str | None = None) -> tuple[Tensor, Tensor]:
+    """:func:`recall_at_top_k` of ``nn.top_k(predictions, k)`` (``predictions``:
+    ``float[batch, num_classes]`` scores), as ``tf.compat.v1.metrics.recall_at_k``."""
+    _graph_only("recall_at_k")
+    with name_scope(name, _at_k_name("recall", k, class_id=class_id)) as scope:
+        _, top_k_idx = top_k(predictions, k)
+        return recall_at_top_k(labels, top_k_idx, k, class_id, weights, metrics_collections, updates_collections,
+                               scope)
+
+
+def precision_at_k(labels: Any, predictions: Any, k: int, class_id: int | None = None, weights: Any = None,
+                   metrics_collections: Sequence[str] | None = None, updates_collections: Sequence[str] | None = None,
+                   name: str | None = None) -> tuple[Tensor, Tensor]:
+    """:func:`precision_at_top_k` of ``nn.top_k(predictions, k)``, as
+    ``tf.compat.v1.metrics.precision_at_k``."""
+    _graph_only("precision_at_k")
+    with name_scope(name, _at_k_name("precision", k, class_id=class_id)) as scope:
+        _, top_k_idx = top_k(predictions, k)
+        return precision_at_top_k(labels, top_k_idx, k, class_id, weights, metrics_collections,
+                                  updates_collections, scope)
+
+
+sparse_precision_at_k = precision_at_k

@@ -134,3 +134,5 @@ from jaxsess.train._supervisor import (
     basic_train_loop as basic_train_loop,
 )
 from jaxsess.train._sync_replicas import SyncReplicasOptimizer as SyncReplicasOptimizer
+
+piecewise_constant_decay = piecewise_constant  # TF1's other name for it

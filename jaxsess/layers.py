@@ -244,7 +244,10 @@ class Layer:
         # is called directly (``cell.build(shape)`` names ``<scope>/basic_rnn_cell/kernel``).
         self._set_scope()
         reuse = True if self.built else self._reuse
-        with vs.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False):
+        with vs.variable_scope(self._scope, reuse=reuse, auxiliary_name_scope=False) as scope:
+            if initializer is None and scope.initializer is None and _dtypes.as_dtype(dtype).is_floating:
+                # TF 2.x's legacy layers: Keras' glorot uniform, from fresh random seeds
+                initializer = init_ops.FreshSeeds(init_ops.glorot_uniform_initializer())
             # A reused variable keeps the regularization loss made when it was created.
             v = vs.get_variable(
                 name, shape=shape, dtype=dtype, initializer=initializer, regularizer=regularizer,

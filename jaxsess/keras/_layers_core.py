@@ -34,6 +34,7 @@ from jaxsess.graph._shape import TensorShape
 from jaxsess.keras import _serialization, activations, backend as K, initializers, regularizers
 from jaxsess.ops import math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
 from jaxsess.ops._core import constant, convert_to_tensor
+from jaxsess.ops.init_ops import FreshSeeds
 from jaxsess.ops.state_ops import Variable
 
 __all__ = [
@@ -212,6 +213,10 @@ class Layer(_tf_layers.Layer):
         init = initializers.get(initializer)
         if init is None:
             init = initializers.GlorotUniform() if dtype.is_floating else initializers.Zeros()
+        if initializer is None or isinstance(initializer, str):
+            # TF 2.x draws Keras' initializers named by string (and the default) from fresh
+            # random seeds: they leave the graph's op seeds to the seeded ops that follow
+            init = FreshSeeds(init)
         trainable = self.trainable if trainable is None else (trainable and self.trainable)
         shape_l = [int(d) for d in TensorShape(shape).as_list()]  # type: ignore[union-attr, arg-type]
         v = Variable(

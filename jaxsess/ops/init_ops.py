@@ -115,6 +115,21 @@ class Initializer:
         return f"{type(self).__name__}({args})"
 
 
+class FreshSeeds(Initializer):
+    """``initializer`` drawn under :func:`~jaxsess.ops.random_ops.fresh_seeds`:
+    as a Keras default initializer, it does not take the graph's next op seed."""
+
+    def __init__(self, initializer: Initializer) -> None:
+        self.initializer = initializer
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
+        with random_ops.fresh_seeds():
+            return self.initializer(shape, dtype=dtype, partition_info=partition_info)
+
+    def get_config(self) -> dict[str, Any]:
+        return self.initializer.get_config()
+
+
 def _float_dtype(dtype: _dtypes.DType, what: str) -> _dtypes.DType:
     if not dtype.is_floating:
         raise ValueError(f"Expected floating point type for {what}, got {dtype.name}.")

@@ -28,6 +28,7 @@ import contextlib
 import math
 import numbers
 import random as _pyrandom
+import threading
 import weakref
 from collections.abc import Iterator
 from typing import Any
@@ -82,6 +83,31 @@ def set_random_seed(seed: int | None) -> None:
 _graph_seed_counts: weakref.WeakKeyDictionary[Any, list[int]] = weakref.WeakKeyDictionary()
 
 
+class _FreshSeeds(threading.local):
+    depth = 0
+
+
+_fresh = _FreshSeeds()
+# Op seeds handed out inside fresh_seeds(): a count of their own, above the graph's.
+_FRESH_BASE = 2**30
+_fresh_seed_counts: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
+
+@contextlib.contextmanager
+def fresh_seeds() -> Iterator[None]:
+    """Ops made inside without an op seed leave the graph's count of op seeds
+    alone: TF 2.x draws Keras' default initializers (``tf.layers`` and
+    ``tf.keras`` layers without an initializer, or one given by name) from
+    stateless ops with fresh random seeds, so the seeded ops that follow get
+    the op seeds they would get without them. With a graph seed they still
+    draw reproducibly here (op seeds from ``2**30`` on, a count of their own)."""
+    _fresh.depth += 1
+    try:
+        yield
+    finally:
+        _fresh.depth -= 1
+
+
 @contextlib.contextmanager
 def function_seeds(graph: Any) -> Iterator[None]:
     """Ops without an op seed created inside count their seeds from 0, and the
@@ -131,9 +157,13 @@ def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
             if eager is not None:
                 op_seed = next_id
             else:
-                counts = _graph_seed_counts.setdefault(g, [0])
-                op_seed = counts[-1]
-                counts[-1] += 1
+                if _fresh.depth:
+                    op_seed = _FRESH_BASE + _fresh_seed_counts.get(g, 0)
+                    _fresh_seed_counts[g] = op_seed - _FRESH_BASE + 1
+                else:
+                    counts = _graph_seed_counts.setdefault(g, [0])
+                    op_seed = counts[-1]
+                    counts[-1] += 1
         seeds = _truncate_seed(global_seed), _truncate_seed(op_seed)
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, _truncate_seed(op_seed)

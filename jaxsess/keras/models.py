@@ -67,6 +67,22 @@ def _readable_size(n: float) -> str:
     return f"{n:.2f} {units[i]}"
 
 
+def _epoch_order(n: int, batch_size: int, shuffle: bool | str) -> np.ndarray | None:
+    """The order of the samples in an epoch, as Keras' v1 loops draw it from
+    ``np.random``: ``np.random.shuffle`` of all indices (``shuffle=True``), or of
+    whole batches, the last partial batch kept last (``'batch'``); ``None``: in order."""
+    if not shuffle:
+        return None
+    index = np.arange(n)
+    if shuffle == "batch":
+        count = n // batch_size
+        head = index[: count * batch_size].reshape(count, batch_size)
+        np.random.shuffle(head)
+        return np.append(head.reshape(-1), index[count * batch_size:])
+    np.random.shuffle(index)
+    return index
+
+
 # -- metrics ---------------------------------------------------------------------------------
 
 
@@ -759,7 +775,7 @@ class Model(Layer):
 
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1, verbose: int = 1,
             callbacks: Sequence[Callback] | None = None, validation_split: float = 0.0,
-            validation_data: Any = None, shuffle: bool = True, class_weight: dict[int, float] | None = None,
+            validation_data: Any = None, shuffle: bool | str = True, class_weight: dict[int, float] | None = None,
             sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: int | None = None,
             validation_steps: int | None = None, **kwargs: Any) -> History:
         """Trains for ``epochs`` passes over ``(x, y)`` in batches of ``batch_size`` (32),
@@ -775,6 +791,10 @@ class Model(Layer):
         ``sample_weight`` (``[n]``) and ``class_weight`` (``{class: weight}``)
         weight each sample's loss: the batch loss is ``sum(loss * weight) /
         batch_size``, as Keras; metrics are not weighted.
+
+        ``shuffle`` (``True``, ``'batch'`` or ``False``) orders each epoch's
+        samples with ``np.random`` as Keras' v1 loop does, and the validation pass
+        shuffles its samples too, so a program that seeds NumPy sees Keras' orders.
 
         Raises:
           RuntimeError: not compiled.
@@ -828,16 +848,17 @@ class Model(Layer):
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
             started = time.perf_counter()
             if generator:
-                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", shuffle)
+                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", bool(shuffle))
             else:
-                index = np.random.permutation(xs[0].shape[0]) if shuffle else None
+                index = _epoch_order(xs[0].shape[0], batch_size, shuffle)
                 batches = self._array_batches(xs, ys, batch_size, index, sws)
             values = self._run_batches(batches, True, cbs)
             if isinstance(x, _utils.Sequence):
                 x.on_epoch_end()
             logs = dict(zip(names, values, strict=True))
             if validation_data is not None and not self.stop_training:
-                val = self._evaluate_values(validation_data, batch_size, validation_steps)
+                # as Keras' v1 loop, whose validation pass shuffles its samples (np.random) every epoch
+                val = self._evaluate_values(validation_data, batch_size, validation_steps, shuffle=True)
                 logs.update({f"val_{k}": v for k, v in zip(names, val, strict=True)})
             if verbose:
                 print(_epoch_line(n or 0, time.perf_counter() - started, logs), file=sys.stdout)
@@ -848,14 +869,15 @@ class Model(Layer):
         self.history = history
         return history
 
-    def _evaluate_values(self, data: Any, batch_size: int, steps: int | None) -> list[float]:
+    def _evaluate_values(self, data: Any, batch_size: int, steps: int | None, shuffle: bool = False) -> list[float]:
         if self._is_generator(data):
             return self._run_batches(self._generator_batches(data, steps, "validation_steps"), False)
         vx, vy = data[0], data[1]
         vxs = self._inputs_of(vx)
         vys = self._targets_of(vy, vxs[0].shape[0])
         vsw = self._sample_weights_of(data[2], None, vys) if len(data) == 3 else None
-        return self._run_batches(self._array_batches(vxs, vys, batch_size, sample_weights=vsw), False)
+        index = _epoch_order(vxs[0].shape[0], batch_size, shuffle)
+        return self._run_batches(self._array_batches(vxs, vys, batch_size, index, sample_weights=vsw), False)
 
     def fit_generator(self, generator: Any, steps_per_epoch: int | None = None, epochs: int = 1, verbose: int = 1,
                       callbacks: Sequence[Callback] | None = None, validation_data: Any = None,

@@ -7,9 +7,9 @@ pulls the next element on the host and feeds it to the device plan (see
 to ``map``/``filter`` are traced once into a private graph and compiled; each
 element is one call of that compiled function.
 
-Semantics follow ``tf.compat.v1.data`` with these differences: ``shuffle``
-draws from NumPy's generator (seeded from the graph and op seeds as TF seeds
-its ops), so the order differs from TF's for the same seed; a tensor of the
+Semantics follow ``tf.compat.v1.data`` (``shuffle`` with a graph or op seed
+gives TF's order: TF's seeds, Philox streams and buffer algorithm) with these
+differences: a tensor of the
 enclosing graph that a dataset function reads (a placeholder, a variable) is
 read once, when the iterator starts (TF reads a variable at each element),
 and a one-shot iterator cannot read one (as TF); ``num_parallel_calls``,
@@ -38,6 +38,7 @@ from jaxsess.graph._host import host_impl, is_host_op
 from jaxsess.graph._lowering import build_plan, prune
 from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._core import constant_value, convert_to_tensor, placeholder, to_numpy
+from jaxsess.ops._philox import HostPhilox
 from jaxsess.ops.random_ops import get_seed
 
 __all__ = ["Dataset", "AUTOTUNE", "RunContext", "group_by_window", "bucket_by_sequence_length"]
@@ -158,9 +159,9 @@ class Dataset(nest.ElementSpec):
 
         Args:
           file_pattern: a pattern or a list of patterns (Python strings).
-          shuffle: shuffle the names (the default, as TF; each pass anew);
-            ``False``: sorted.
-          seed: the shuffle's seed (Python's ``random``; another order than TF's).
+          shuffle: shuffle the names (the default, as TF: a ``shuffle`` with a
+            buffer holding all of them; each pass anew); ``False``: sorted.
+          seed: the shuffle's seed (with a graph seed or ``seed``, TF's order).
 
         No matching file gives an empty dataset (``OutOfRangeError`` at the
         first ``get_next``), as TF 2.21's graph mode does.
@@ -170,11 +171,12 @@ class Dataset(nest.ElementSpec):
 
         def names() -> PyIterator[bytes]:
             found = sorted({n for p in patterns for n in _glob.glob(p)})  # none: empty, as TF 2.21 in graph mode
-            if shuffle is None or shuffle:
-                _pyrandom.Random(seed).shuffle(found)
             yield from (n.encode("utf-8") for n in found)
 
-        return _Generator(names, _dtypes.string, TensorShape([]), ())
+        files = _Generator(names, _dtypes.string, TensorShape([]), ())
+        if shuffle is None or shuffle:
+            return _Shuffle(files, None, seed, True)
+        return files
 
     @staticmethod
     def range(*args: Any, output_type: Any = _dtypes.int64, name: str | None = None) -> Dataset:  # noqa: A003
@@ -226,10 +228,11 @@ class Dataset(nest.ElementSpec):
     def shuffle(self, buffer_size: int, seed: int | None = None, reshuffle_each_iteration: bool | None = None,
                 name: str | None = None) -> Dataset:
         """Elements drawn at random from a buffer of ``buffer_size``, as
-        ``Dataset.shuffle`` (TF's buffer algorithm; NumPy's generator, so the
-        order differs from TF's for a given seed). Each epoch (each pass
-        under ``repeat``) is shuffled anew unless ``reshuffle_each_iteration``
-        is False."""
+        ``Dataset.shuffle``: with a graph seed (``set_random_seed``) or ``seed``,
+        TF's order (TF's seeds, Philox streams and buffer algorithm). Each epoch
+        (each pass under ``repeat``) is shuffled anew unless
+        ``reshuffle_each_iteration`` is False; initialising the iterator again
+        starts the same sequence of orders, as TF."""
         return _Shuffle(self, int(buffer_size), seed, reshuffle_each_iteration is not False)
 
     def repeat(self, count: int | None = None, name: str | None = None) -> Dataset:
@@ -432,6 +435,7 @@ class Dataset(nest.ElementSpec):
           ValueError: the dataset reads a non-constant tensor (use
             :meth:`make_initializable_iterator` and feed it).
         """
+        get_seed(None)  # as TF, which takes one of the graph's op seeds here (for its Defun)
         return Iterator.from_dataset(self, one_shot=True)
 
     def make_initializable_iterator(self, shared_name: str | None = None) -> Any:
@@ -772,33 +776,55 @@ class _Batch(Dataset):
 
 
 class _Shuffle(Dataset):
-    def __init__(self, ds: Dataset, buffer_size: int, seed: int | None, reshuffle: bool) -> None:
-        if buffer_size < 1:
+    """TF's ``ShuffleDataset``: its seeds, its Philox streams and its buffer algorithm, so
+    a seeded pipeline gives TF's order (semantics source: ``shuffle_dataset_op.cc``)."""
+
+    def __init__(self, ds: Dataset, buffer_size: int | None, seed: int | None, reshuffle: bool) -> None:
+        """``buffer_size`` None: a buffer holding all the elements (``list_files``)."""
+        if buffer_size is not None and buffer_size < 1:
             raise ValueError(f"buffer_size must be at least 1, got {buffer_size}.")
         self._input, self._size, self._reshuffle = ds, buffer_size, reshuffle
-        s1, s2 = get_seed(seed)
-        self._seeds = (int(s1), int(s2 or 0)) if s1 is not None else (_pyrandom.randint(0, 2**31 - 1),
-                                                                       _pyrandom.randint(0, 2**31 - 1))
+        s1, s2 = get_seed(seed)  # as tf.data's random_seed.get_seed: no seeds at all is (0, 0)
+        if s1 is None or (s1 == 0 and s2 == 0):  # TF: nondeterministic, 64-bit random seeds
+            self._seeds = (_pyrandom.getrandbits(64), _pyrandom.getrandbits(64))
+        else:
+            self._seeds = (int(s1), int(s2 or 0))
         Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
-        epoch = run.next_epoch(self) if self._reshuffle else 0
-        rng = np.random.default_rng([int(self._seeds[0]), int(self._seeds[1]), epoch])
+        if self._reshuffle:
+            # each pass draws its seeds from a generator of the dataset's seeds (TF's
+            # RandomSeedGenerator, made anew when the iterator is initialised)
+            epoch = run.next_epoch(self)
+            seeder = HostPhilox(*self._seeds)
+            for _ in range(2 * epoch):
+                seeder.next()
+            generator = HostPhilox(seeder.next(), seeder.next())
+        else:
+            generator = HostPhilox(*self._seeds)
         upstream = self._input._iter(run)
-        buf: list[Element] = []
-        for el in upstream:
-            buf.append(el)
-            if len(buf) == self._size:
-                break
-        while buf:
-            i = int(rng.integers(len(buf)))
-            out = buf[i]
-            nxt = next(upstream, None)
-            if nxt is not None:
-                buf[i] = nxt
-            else:
-                buf[i] = buf[-1]
-                buf.pop()
+        size = self._size
+        if size is None:
+            everything = list(upstream)
+            upstream, size = iter(everything), max(len(everything), 1)
+        ring: list[Element | None] = [None] * size  # live elements: positions start..end-1 (mod size)
+        start = end = 0
+        exhausted = False
+        while True:
+            while not exhausted and end - start < size:
+                el = next(upstream, None)
+                if el is None:
+                    exhausted = True
+                else:
+                    ring[end % size] = el
+                    end += 1
+            if end == start:
+                return
+            index = (start + generator.next() % (end - start)) % size
+            out = ring[index]
+            ring[index], ring[start % size] = ring[start % size], None
+            start += 1
+            assert out is not None
             yield out
 
 

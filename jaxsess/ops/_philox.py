@@ -235,3 +235,51 @@ def shuffle_permutation(seed: int, seed2: int, drawn: Any, n: int) -> Any:
 def shuffle_samples(n: int) -> int:
     """The 128-bit samples one run of ``RandomShuffle`` over ``n`` rows reserves."""
     return -(-(n - 1) // 4) if n > 1 else 0
+
+
+# -- on the host ----------------------------------------------------------------------------------
+
+
+def _philox_np(c0: np.ndarray, c1: np.ndarray, c2: int, c3: int, k0: int, k1: int) -> np.ndarray:
+    """Philox4x32-10 of counters ``(c0, c1, c2, c3)`` in NumPy (``uint64``
+    arithmetic): the four ``uint32`` words of each sample, shape ``[n, 4]``."""
+    mask = np.uint64(0xFFFFFFFF)
+    x0, x1 = c0.astype(np.uint64), c1.astype(np.uint64)
+    x2 = np.full(x0.shape, c2, np.uint64)
+    x3 = np.full(x0.shape, c3, np.uint64)
+    for r in range(10):
+        key0, key1 = np.uint64((k0 + r * _W0) & 0xFFFFFFFF), np.uint64((k1 + r * _W1) & 0xFFFFFFFF)
+        p0, p1 = np.uint64(_M0) * x0, np.uint64(_M1) * x2
+        x0, x1, x2, x3 = (p1 >> np.uint64(32)) ^ x1 ^ key0, p1 & mask, (p0 >> np.uint64(32)) ^ x3 ^ key1, p0 & mask
+    return np.stack([x0, x1, x2, x3], axis=-1).astype(np.uint32)
+
+
+class HostPhilox:
+    """TF's ``SingleSampleAdapter<PhiloxRandom>(PhiloxRandom(seed, seed2))`` on
+    the host: ``next()`` gives the stream's ``uint32`` values one at a time, as
+    ``tf.data``'s shuffle and its seed generator draw them (semantics source:
+    ``philox_random.h``, ``shuffle_dataset_op.cc``). Samples are computed in
+    chunks with NumPy."""
+
+    _CHUNK = 256  # 128-bit samples per NumPy call
+
+    def __init__(self, seed: int, seed2: int) -> None:
+        s, s2 = int(seed) % 2**64, int(seed2) % 2**64
+        self._key = (s & 0xFFFFFFFF, s >> 32)
+        self._c23 = (s2 & 0xFFFFFFFF, s2 >> 32)
+        self._block = 0  # the next 128-bit sample to compute
+        self._words = np.empty(0, np.uint32)
+        self._pos = 0
+
+    def next(self) -> int:
+        """The next ``uint32`` value of the stream."""
+        if self._pos == len(self._words):
+            blocks = np.arange(self._block, self._block + self._CHUNK, dtype=np.uint64)
+            lo = (blocks & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+            hi = (blocks >> np.uint64(32)).astype(np.uint32)
+            self._words = _philox_np(lo, hi, *self._c23, *self._key).reshape(-1)
+            self._block += self._CHUNK
+            self._pos = 0
+        value = int(self._words[self._pos])
+        self._pos += 1
+        return value

@@ -144,6 +144,8 @@ def host_value(t: Tensor, value: Any) -> Any:
 
 def _result(value: Any) -> Any:
     arr = value if isinstance(value, np.ndarray) else np.asarray(value)
+    if arr.dtype.kind == "S":  # strings as TF1 returns them: bytes (object arrays of bytes)
+        arr = arr.astype(object)
     return arr[()] if arr.ndim == 0 else arr
 
 

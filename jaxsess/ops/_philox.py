@@ -283,3 +283,19 @@ class HostPhilox:
         value = int(self._words[self._pos])
         self._pos += 1
         return value
+
+    def align(self) -> None:
+        """Skips the unused values of the current 128-bit sample, as a run of an op
+        that reserved whole samples (``ReserveSamples32``) leaves them."""
+        self._pos += -self._pos % 4
+
+    def permutation(self, n: int) -> np.ndarray:
+        """``RandomShuffle``'s permutation of ``n`` rows (see
+        :func:`shuffle_permutation`), drawn from this stream, which then stands at
+        the next run's first sample."""
+        perm = np.arange(n)
+        for i in range(n - 1):
+            j = i + self.next() % (n - i)
+            perm[i], perm[j] = perm[j], perm[i]
+        self.align()
+        return perm

@@ -19,6 +19,7 @@ from TF's for the same seed.
 from __future__ import annotations
 
 import collections
+import random
 import threading
 from typing import Any
 
@@ -30,6 +31,7 @@ from jaxsess.graph._host import device_lowering, register_host
 from jaxsess.graph._registry import register_op
 from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._core import apply_op, convert_to_tensor
+from jaxsess.ops._philox import HostPhilox
 from jaxsess.ops.random_ops import get_seed
 
 __all__ = ["QueueBase", "FIFOQueue", "RandomShuffleQueue", "PaddingFIFOQueue", "queue_state"]
@@ -50,7 +52,9 @@ class _QueueState:
         self.cancelled = False  # the session closed
         self.waiting = 0  # ops waiting for elements or room
         seed = queue._seed
-        self.rng = np.random.default_rng(None if seed is None else list(seed))
+        # TF's RandomShuffleQueue: a Philox stream of its seeds (random ones when unseeded)
+        self.rng = HostPhilox(*seed) if seed is not None and seed != (0, 0) else HostPhilox(
+            random.getrandbits(64), random.getrandbits(64))
 
     def _node(self, op: Operation) -> str:
         return f"\n\t [[{{{{node {op.name}}}}}]]"
@@ -116,7 +120,7 @@ class _QueueState:
             out = []
             for _ in range(take):
                 if self.queue._shuffle:
-                    i = int(self.rng.integers(len(self.items)))
+                    i = self.rng.next() % len(self.items)
                     self.items[i], self.items[-1] = self.items[-1], self.items[i]
                     out.append(self.items.pop())
                 else:
@@ -268,6 +272,10 @@ def _stack(q: QueueBase, i: int, parts: list[np.ndarray]) -> np.ndarray:
 def _host_dequeue(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
     q: QueueBase = op.attrs["queue"]
     mode = op.attrs["mode"]
+    if mode != "one" and q._kind != "PaddingFIFOQueue" and not all(s.is_fully_defined() for s in q._shapes):
+        raise errors.InvalidArgumentError(
+            op.name, op, f"{q._kind}'s DequeueMany and DequeueUpTo require the components to have specified "
+                         f"shapes.\n\t [[{{{{node {op.name}}}}}]]")
     n = 1 if mode == "one" else (op.attrs["n"] if not inputs else int(np.asarray(inputs[0])))
     got = queue_state(ctx, q).dequeue(op, n, mode == "up_to")
     if mode == "one":
@@ -338,7 +346,8 @@ class QueueBase:
         self._capacity = int(capacity)
         self._min_after_dequeue = min_after_dequeue
         self._shuffle = shuffle
-        graph_seed, op_seed = get_seed(seed)
+        # only a RandomShuffleQueue takes op seeds (TF's get_seed), the others none
+        graph_seed, op_seed = get_seed(seed) if shuffle else (None, None)
         self._seed = None if graph_seed is None and op_seed is None else (graph_seed or 0, op_seed or 0)
         self._graph = get_default_graph()
         self._queue_op: Operation = apply_op(self._op_type, [], {"queue": self}, name=name)
@@ -542,8 +551,11 @@ class RandomShuffleQueue(QueueBase):
     """A queue that dequeues elements in random order, as ``tf.compat.v1.RandomShuffleQueue``.
 
     A dequeue waits until ``min_after_dequeue`` elements would remain after
-    it (ignored once the queue is closed). The order comes from NumPy seeded
-    by the graph and op seeds: it differs from TF's for the same seed.
+    it (ignored once the queue is closed). Each dequeue takes the element at
+    a random index from TF's Philox stream of the queue's seeds and moves the
+    last element there, as TF: with a graph or op seed, the order of a queue
+    filled before it is read is TF's (with queue runners, TF's own order varies
+    with the threads' timing).
     """
 
     _kind = "RandomShuffleQueue"

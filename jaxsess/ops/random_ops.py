@@ -275,14 +275,17 @@ def _same_as_input(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[
 
 @register_host("RandomShuffle", infer=_same_as_input)
 def _host_shuffle(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
-    # Strings are shuffled on the host (string_input_producer), with NumPy seeded by the op's seeds:
-    # a seeded op repeats its sequence in each new session (not TF's sequence).
+    # Strings are shuffled on the host (string_input_producer): a seeded op draws TF's
+    # permutations from its Philox stream, run after run, anew in each session.
     a = op.attrs
     rng = ctx.resources.get(op)
     if rng is None:
-        rng = ctx.resources[op] = np.random.default_rng([a["seed"], a["seed2"]] if a["seeded"] else None)
+        rng = ctx.resources[op] = (_philox.HostPhilox(a["seed"], a["seed2"]) if a["seeded"]
+                                   else np.random.default_rng())
     x = np.asarray(inputs[0], dtype=object)
-    return (x[rng.permutation(len(x))] if x.ndim else x,)
+    if x.ndim == 0:
+        return (x,)
+    return (x[rng.permutation(len(x))],)
 
 
 @register_op("Multinomial", stateful=True, random=True, default_name="multinomial")

@@ -203,6 +203,34 @@ def uniform_int(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], lo: A
     return lax.bitcast_convert_type(vals, jnp.int32).reshape(shape)
 
 
+def multinomial(seed: int, seed2: int, drawn: Any, logits: Any, num_samples: int) -> Any:
+    """``Multinomial``'s class ids ``int32[batch, num_samples]`` for ``logits``
+    ``[batch, classes]`` as TF's CPU kernel draws them when it runs as one shard
+    (``multinomial_op.cc``): rows one after another from the run's start, each
+    sample a double ``RandDouble()`` (two values of the stream, 52 mantissa
+    bits) times the row's total of ``exp(logit - max)`` over finite logits,
+    located in the running sums (``upper_bound``). Computed in ``float32``
+    (TF: ``double``), so a draw within a float32 rounding of a class boundary
+    may fall on the other side."""
+    b, c = logits.shape
+    words = _words(seed, seed2, drawn, 2 * b * num_samples).reshape(b, num_samples, 2)
+    hi = (words[..., 0] & _U32(0xFFFFF)).astype(jnp.float32) * np.float32(2.0**-20)
+    u = hi + words[..., 1].astype(jnp.float32) * np.float32(2.0**-52)
+    lg = logits.astype(jnp.float32)
+    finite = jnp.isfinite(lg)
+    top = jnp.max(jnp.where(finite, lg, -jnp.inf), axis=-1, keepdims=True)
+    cdf = jnp.cumsum(jnp.where(finite, jnp.exp(lg - top), 0.0), axis=-1)
+    to_find = u * cdf[:, -1:]
+    return jnp.sum(cdf[:, None, :] <= to_find[..., None], axis=-1).astype(jnp.int32)
+
+
+def multinomial_one_shard(batch: int, classes: int, num_samples: int) -> bool:
+    """Whether TF's CPU kernel runs ``Multinomial`` as one shard on any machine
+    (Eigen's cost model: under about 1e5 cycles in all; ``cost`` as TF's)."""
+    cost = 50 * (num_samples * math.log(classes) / math.log(2) + classes)
+    return batch * cost < 100_000
+
+
 def shuffle_permutation(seed: int, seed2: int, drawn: Any, n: int) -> Any:
     """``RandomShuffle``'s permutation of ``n`` rows (int32): TF's forward
     Fisher-Yates (``RandomShuffle`` in ``random_shuffle_op.cc``), swapping row

@@ -290,6 +290,13 @@ def _host_shuffle(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]
 
 @register_op("Multinomial", stateful=True, random=True, default_name="multinomial")
 def _multinomial(ctx: Any, logits: Any, *, num_samples: int, output_dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
+    b, c = logits.shape
+    if (seeded and type(b) is int and type(c) is int and b * num_samples > 0 and c > 0
+            and _philox.multinomial_one_shard(b, c, num_samples)):
+        # TF's draws (TF reserves 2 * ceil4(num_samples) values per row); past one shard TF's
+        # values depend on its thread pool, so JAX's draws are as good
+        drawn = ctx.rng_stream(seed, seed2, b * ((num_samples + 3) // 4 * 4) * 2)
+        return _philox.multinomial(seed, seed2, drawn, logits, num_samples).astype(output_dtype.np_dtype)
     key = ctx.rng_key(seed, seed2)
     out = jax.random.categorical(key, logits, axis=-1, shape=(num_samples, logits.shape[0]))
     return out.T.astype(output_dtype.np_dtype)

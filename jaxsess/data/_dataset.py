@@ -33,7 +33,7 @@ import numpy as np
 from jaxsess import dtypes as _dtypes, errors
 from jaxsess.data import _structure as nest
 from jaxsess.data._iterator import Iterator
-from jaxsess.graph._graph import Graph, Tensor
+from jaxsess.graph._graph import Graph, Tensor, get_default_graph
 from jaxsess.graph._host import host_impl, is_host_op
 from jaxsess.graph._lowering import build_plan, prune
 from jaxsess.graph._shape import TensorShape
@@ -55,6 +55,9 @@ class RunContext:
         self.captured = captured
         self.host = host  # the session's host context (its tables), for host ops in dataset functions
         self.epochs: dict[int, int] = {}
+        # dataset functions -> their random ops' counters: each initialization starts the
+        # streams anew, as TF instantiates the functions' kernels per iterator
+        self.rng_counters: dict[int, dict[Any, int]] = {}
 
     def next_epoch(self, ds: Dataset) -> int:
         n = self.epochs.get(id(ds), 0)
@@ -576,7 +579,9 @@ class _FunctionGraph(Graph):
     the dataset reads when its iterator starts (``captured``)."""
 
     def __init__(self) -> None:
+        outer_seed = get_default_graph().seed
         super().__init__()
+        self.seed = outer_seed  # as TF's function graphs: the graph seed, and an op-seed count of its own
         self.captured: dict[Tensor, Tensor] = {}  # outer tensor -> its placeholder here
 
     def capture(self, t: Tensor) -> Tensor:
@@ -688,8 +693,9 @@ class _Traced:
         plan = self._plan
         if not self._dev_leaves:
             return [np.asarray(env[t]) for t in self._leaves]
-        donated = tuple(jnp.asarray(self._counters[s], jnp.uint32) for s in plan.donated)
-        kept = tuple(jnp.asarray(self._counters[s], jnp.uint32) for s in plan.kept)
+        counters = self._counters if run is None else run.rng_counters.setdefault(id(self), dict(self._counters))
+        donated = tuple(jnp.asarray(counters[s], jnp.uint32) for s in plan.donated)
+        kept = tuple(jnp.asarray(counters[s], jnp.uint32) for s in plan.kept)
         feeds = tuple(env[t] for t in self._dev_feeds)
         assert plan.jitted is not None
         if plan.x64:  # a 64-bit function runs under JAX's scoped x64 mode, as session plans do
@@ -699,7 +705,7 @@ class _Traced:
             outs, new_state = plan.jitted(donated, kept, feeds)
         for slot, v in zip(plan.written, new_state):
             if isinstance(slot, tuple):
-                self._counters[slot] = int(v)
+                counters[slot] = int(v)
         env.update(zip(self._dev_leaves, outs))
         return [np.asarray(env[t]) for t in self._leaves]
 

@@ -395,19 +395,45 @@ def _string_reshape_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -
     return _reshape_infer([(None if dims is None else tuple(dims), specs[0][1])], attrs)  # type: ignore[no-any-return]
 
 
+def _static_dims(op: Operation, dims: Any, verb: str) -> tuple[int, ...]:
+    """A string op's target shape, which must be known when the graph is built.
+
+    Raises:
+      UnimplementedError: a dimension computed at run time.
+    """
+    if not all(isinstance(d, int | np.integer) for d in dims):
+        raise errors.UnimplementedError(
+            op.name, op, f"Op '{op.name}': a string tensor is {verb} a shape computed at run time.")
+    return tuple(int(d) for d in dims)
+
+
 @register_host("Reshape", infer=_string_reshape_infer)
 def _host_reshape(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
-    target = op.attrs["shape"]
-    if not all(isinstance(d, int | np.integer) for d in target):
-        raise errors.UnimplementedError(
-            op.name, op, f"Op '{op.name}': a string tensor is reshaped to a shape computed at run time.")
+    target = _static_dims(op, op.attrs["shape"], "reshaped to")
     x = np.asarray(inputs[0], dtype=object)
     try:
-        return (x.reshape(tuple(int(d) for d in target)),)
+        return (x.reshape(target),)
     except ValueError:
         raise errors.InvalidArgumentError(
             op.name, op, f"Input to reshape is a tensor with {x.size} values, but the requested shape has "
                          f"{int(np.prod([d for d in target if d >= 0]))}") from None
+
+
+def _host_fill_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    return [(TensorShape(attrs["dims"]), specs[0][1])]
+
+
+@register_host("Fill", infer=_host_fill_infer)
+def _host_fill(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    """``tf.fill``/``tf.zeros`` of a string scalar (dims known when the graph is built)."""
+    dims = _static_dims(op, op.attrs["dims"], "filled to")
+    value = np.asarray(inputs[0], dtype=object)
+    if value.ndim != 0:
+        raise errors.InvalidArgumentError(op.name, op, f"value must be a scalar, got shape {list(value.shape)}.")
+    out = np.empty(dims, dtype=object)
+    out.fill(value[()])
+    return (out,)
+
 
 
 # -- DecodeRaw ---------------------------------------------------------------------------

@@ -814,25 +814,6 @@ def _host_concat(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
     return (np.concatenate([np.asarray(x, dtype=object) for x in inputs], op.attrs["axis"]),)
 
 
-def _host_fill_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
-    return [(TensorShape(attrs["dims"]), specs[0][1])]
-
-
-@register_host("Fill", infer=_host_fill_infer)
-def _host_fill(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
-    """``tf.fill``/``tf.zeros`` of a string scalar (dims known when the graph is built)."""
-    dims = op.attrs["dims"]
-    if not all(isinstance(d, int | np.integer) for d in dims):
-        raise errors.UnimplementedError(
-            op.name, op, f"Op '{op.name}': a string tensor is filled to a shape computed at run time.")
-    value = np.asarray(inputs[0], dtype=object)
-    if value.ndim != 0:
-        raise errors.InvalidArgumentError(op.name, op, f"value must be a scalar, got shape {list(value.shape)}.")
-    out = np.empty(tuple(int(d) for d in dims), dtype=object)
-    out.fill(value[()])
-    return (out,)
-
-
 @register_host("ExpandDims", infer=lambda specs, attrs: _by_trials(specs, lambda x: np.expand_dims(x, attrs["axis"])))
 def _host_expand_dims(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
     return (np.expand_dims(np.asarray(inputs[0], dtype=object), op.attrs["axis"]),)

@@ -542,7 +542,7 @@ class Model(Layer):
                             fn, _ = _accuracy_fn(loss_fn, output)
                             name = str(spec)
                         elif isinstance(spec, str):
-                            fn = _losses.get(spec)
+                            fn = _metrics.get(spec)
                             name = spec
                         elif callable(spec):
                             fn = spec
@@ -550,6 +550,8 @@ class Model(Layer):
                         else:
                             raise ValueError(f"Unknown metric: {spec!r}")
                         name = f"{out_name}_{name}" if several else name
+                        if name in fetch_names:  # as Keras: metrics are keyed by name, a repeat is dropped
+                            continue
                         with graph.name_scope(name):
                             fetches.append(_math.reduce_mean(fn(target, output)))
                         fetch_names.append(name)
@@ -622,7 +624,8 @@ class Model(Layer):
         if self.outputs:
             return list(self._build_compiled()["names"])
         specs = _flat(self._metric_specs) if self._metric_specs is not None else []
-        return ["loss"] + [s if isinstance(s, str) else getattr(s, "__name__", "metric") for s in specs]
+        names = [s if isinstance(s, str) else getattr(s, "__name__", "metric") for s in specs]
+        return ["loss"] + list(dict.fromkeys(names))
 
     # -- data ---------------------------------------------------------------------------------
 

@@ -5,9 +5,14 @@ the loss functions under their metric names (``mae``, ``mse``, ...). :func:`get`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
+from jaxsess import dtypes as _dtypes
+from jaxsess.graph._graph import Operation, get_default_graph
 from jaxsess.keras import backend as K, losses as _losses
 from jaxsess.keras.losses import (
     MAE as MAE,
@@ -36,15 +41,31 @@ from jaxsess.keras.losses import (
     sparse_categorical_crossentropy as sparse_categorical_crossentropy,
     squared_hinge as squared_hinge,
 )
-from jaxsess.ops import math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
+from jaxsess.ops import (
+    _core,
+    array_ops as _array_ops,
+    fill_ops as _fill_ops,
+    math_ops as _math,
+    nn_impl as _nn_impl,
+    nn_ops as _nn,
+    shape_ops as _shape_ops,
+)
 from jaxsess.ops._core import convert_to_tensor
+from jaxsess.ops.metrics_ops import interpolate_pr_auc
+from jaxsess.ops.state_ops import Variable, assign_add
 
 __all__ = ["binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy", "top_k_categorical_accuracy",
            "sparse_top_k_categorical_accuracy", "get", "binary_crossentropy", "categorical_crossentropy",
            "sparse_categorical_crossentropy", "mean_squared_error", "mean_absolute_error",
            "mean_absolute_percentage_error", "mean_squared_logarithmic_error", "hinge", "squared_hinge",
            "categorical_hinge", "kl_divergence", "kullback_leibler_divergence", "poisson", "log_cosh", "logcosh",
-           "cosine_proximity", "mse", "mae", "mape", "msle", "kld", "MSE", "MAE", "MAPE", "MSLE"]
+           "cosine_proximity", "mse", "mae", "mape", "msle", "kld", "MSE", "MAE", "MAPE", "MSLE", "accuracy",
+           "Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy", "CategoricalAccuracy",
+           "SparseCategoricalAccuracy", "TopKCategoricalAccuracy", "SparseTopKCategoricalAccuracy",
+           "MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError",
+           "RootMeanSquaredError", "BinaryCrossentropy", "CategoricalCrossentropy", "SparseCategoricalCrossentropy",
+           "Hinge", "SquaredHinge", "KLDivergence", "Poisson", "LogCoshError", "TruePositives", "FalsePositives",
+           "TrueNegatives", "FalseNegatives", "Precision", "Recall", "AUC"]
 
 
 def binary_accuracy(y_true: Any, y_pred: Any, threshold: float = 0.5) -> Any:
@@ -101,3 +122,341 @@ def get(identifier: Any) -> Callable[..., Any]:
     if callable(identifier):
         return identifier  # type: ignore[no-any-return]
     return _losses.get(identifier)
+
+
+# -- stateful metric classes ---------------------------------------------------------------------
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower().replace("a_u_c", "auc")
+
+
+class Metric:
+    """A stateful metric, as ``tf.keras.metrics.Metric`` in graph mode: its
+    accumulators are variables (in no collection, as Keras'; the Keras session
+    initialises them), ``update_state`` returns the op that adds a batch,
+    ``result()`` the value over what was added, ``reset_states()`` zeroes them.
+    Calling the metric updates it and gives the result. In ``compile(metrics=...)``
+    the accumulators are reset at the start of each epoch and evaluation.
+
+    Default names are the class name in snake case, made unique per graph
+    (``auc``, ``auc_1``), as Keras."""
+
+    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
+        self.name = name if name is not None else K.unique_object_name(_snake(type(self).__name__))
+        self.dtype = _dtypes.as_dtype(dtype or K.floatx())
+        self._vars: list[Variable] = []
+
+    @property
+    def variables(self) -> list[Variable]:
+        """The accumulators."""
+        return list(self._vars)
+
+    weights = variables
+
+    def add_weight(self, name: str, shape: Sequence[int] = (), dtype: Any = None) -> Variable:
+        """A zero-initialised accumulator named ``name`` (no scope, as Keras')."""
+        dt = _dtypes.as_dtype(dtype or self.dtype)
+        v = Variable(lambda: _fill_ops.zeros(list(shape), dt), trainable=False, name=name, collections=[])
+        K.track_variable(v)
+        self._vars.append(v)
+        return v
+
+    def update_state(self, *args: Any, **kwargs: Any) -> Operation:
+        raise NotImplementedError
+
+    def result(self) -> Any:
+        raise NotImplementedError
+
+    def reset_states(self) -> None:
+        """Zeroes the accumulators (in the Keras session)."""
+        K.batch_set_value([(v, np.zeros(v.shape.as_list(), v.dtype.as_numpy_dtype)) for v in self._vars])
+
+    reset_state = reset_states
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        update = self.update_state(*args, **kwargs)
+        with get_default_graph().control_dependencies([update]):
+            return _core.identity(self.result())
+
+    def get_config(self) -> dict[str, Any]:
+        return {"name": self.name, "dtype": self.dtype.name}
+
+
+class Mean(Metric):
+    """The (weighted) mean of the values given, as ``tf.keras.metrics.Mean``
+    (accumulators ``total`` and ``count``)."""
+
+    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
+        super().__init__(name, dtype)
+        self.total = self.add_weight("total")
+        self.count = self.add_weight("count")
+
+    def update_state(self, values: Any, sample_weight: Any = None) -> Operation:
+        values = _math.cast(values, self.dtype)
+        if sample_weight is None:
+            weights = _array_ops.ones_like(values)
+        else:
+            weights = _math.multiply(_math.cast(sample_weight, self.dtype), _array_ops.ones_like(values))
+            values = _math.multiply(values, weights)
+        return _core.group(assign_add(self.total, _math.reduce_sum(values)),
+                           assign_add(self.count, _math.reduce_sum(weights)))
+
+    def result(self) -> Any:
+        return _nn_impl.div_no_nan(self.total, self.count)
+
+
+class Sum(Metric):
+    """The (weighted) sum of the values given, as ``tf.keras.metrics.Sum`` (accumulator ``total``)."""
+
+    def __init__(self, name: str | None = None, dtype: Any = None) -> None:
+        super().__init__(name, dtype)
+        self.total = self.add_weight("total")
+
+    def update_state(self, values: Any, sample_weight: Any = None) -> Operation:
+        values = _math.cast(values, self.dtype)
+        if sample_weight is not None:
+            values = _math.multiply(values, _math.cast(sample_weight, self.dtype))
+        return _core.group(assign_add(self.total, _math.reduce_sum(values)))
+
+    def result(self) -> Any:
+        return _core.identity(self.total)
+
+
+class MeanMetricWrapper(Mean):
+    """The mean of ``fn(y_true, y_pred, **kwargs)`` over the samples, as
+    ``tf.keras.metrics.MeanMetricWrapper``."""
+
+    def __init__(self, fn: Callable[..., Any], name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
+        super().__init__(name, dtype)
+        self._fn, self._fn_kwargs = fn, kwargs
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Operation:  # type: ignore[override]
+        return super().update_state(self._fn(y_true, y_pred, **self._fn_kwargs), sample_weight)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), **self._fn_kwargs}
+
+
+def _wrapper(class_name: str, fn: Callable[..., Any], doc: str, **defaults: Any) -> type[MeanMetricWrapper]:
+    def __init__(self: MeanMetricWrapper, name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
+        MeanMetricWrapper.__init__(self, fn, name, dtype, **{**defaults, **kwargs})
+
+    return type(class_name, (MeanMetricWrapper,), {"__init__": __init__, "__doc__": doc})
+
+
+def accuracy(y_true: Any, y_pred: Any) -> Any:
+    """``y_true == y_pred`` (floatx), as ``tf.keras.metrics.accuracy``."""
+    y_pred = convert_to_tensor(y_pred)
+    return _math.cast(_math.equal(_math.cast(y_true, y_pred.dtype), y_pred), K.floatx())
+
+
+def _root_mean_squared_error_update(y_true: Any, y_pred: Any) -> Any:
+    y_pred = convert_to_tensor(y_pred)
+    return _math.square(_math.subtract(y_pred, _math.cast(y_true, y_pred.dtype)))
+
+
+Accuracy = _wrapper("Accuracy", accuracy, "The fraction of ``y_pred`` equal to ``y_true``, as ``tf.keras.metrics.Accuracy``.")
+BinaryAccuracy = _wrapper("BinaryAccuracy", binary_accuracy, "As ``tf.keras.metrics.BinaryAccuracy``.", threshold=0.5)
+CategoricalAccuracy = _wrapper("CategoricalAccuracy", categorical_accuracy, "As ``tf.keras.metrics.CategoricalAccuracy``.")
+SparseCategoricalAccuracy = _wrapper("SparseCategoricalAccuracy", sparse_categorical_accuracy,
+                                     "As ``tf.keras.metrics.SparseCategoricalAccuracy``.")
+TopKCategoricalAccuracy = _wrapper("TopKCategoricalAccuracy", top_k_categorical_accuracy,
+                                   "As ``tf.keras.metrics.TopKCategoricalAccuracy``.", k=5)
+SparseTopKCategoricalAccuracy = _wrapper("SparseTopKCategoricalAccuracy", sparse_top_k_categorical_accuracy,
+                                         "As ``tf.keras.metrics.SparseTopKCategoricalAccuracy``.", k=5)
+MeanSquaredError = _wrapper("MeanSquaredError", mean_squared_error, "As ``tf.keras.metrics.MeanSquaredError``.")
+MeanAbsoluteError = _wrapper("MeanAbsoluteError", mean_absolute_error, "As ``tf.keras.metrics.MeanAbsoluteError``.")
+MeanAbsolutePercentageError = _wrapper("MeanAbsolutePercentageError", mean_absolute_percentage_error,
+                                       "As ``tf.keras.metrics.MeanAbsolutePercentageError``.")
+MeanSquaredLogarithmicError = _wrapper("MeanSquaredLogarithmicError", mean_squared_logarithmic_error,
+                                       "As ``tf.keras.metrics.MeanSquaredLogarithmicError``.")
+BinaryCrossentropy = _wrapper("BinaryCrossentropy", binary_crossentropy, "As ``tf.keras.metrics.BinaryCrossentropy``.")
+CategoricalCrossentropy = _wrapper("CategoricalCrossentropy", categorical_crossentropy,
+                                   "As ``tf.keras.metrics.CategoricalCrossentropy``.")
+SparseCategoricalCrossentropy = _wrapper("SparseCategoricalCrossentropy", sparse_categorical_crossentropy,
+                                         "As ``tf.keras.metrics.SparseCategoricalCrossentropy``.")
+Hinge = _wrapper("Hinge", hinge, "As ``tf.keras.metrics.Hinge``.")
+SquaredHinge = _wrapper("SquaredHinge", squared_hinge, "As ``tf.keras.metrics.SquaredHinge``.")
+KLDivergence = _wrapper("KLDivergence", kl_divergence, "As ``tf.keras.metrics.KLDivergence``.")
+Poisson = _wrapper("Poisson", poisson, "As ``tf.keras.metrics.Poisson``.")
+LogCoshError = _wrapper("LogCoshError", log_cosh, "As ``tf.keras.metrics.LogCoshError``.")
+
+
+class RootMeanSquaredError(Mean):
+    """``sqrt`` of the mean squared error over the samples, as ``tf.keras.metrics.RootMeanSquaredError``."""
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Operation:  # type: ignore[override]
+        return super().update_state(_root_mean_squared_error_update(y_true, y_pred), sample_weight)
+
+    def result(self) -> Any:
+        return _math.sqrt(_nn_impl.div_no_nan(self.total, self.count))
+
+
+def _thresholds(thresholds: Any, default: float | None) -> list[float]:
+    if thresholds is None:
+        return [default if default is not None else 0.5]
+    return [float(t) for t in (thresholds if isinstance(thresholds, list | tuple) else [thresholds])]
+
+
+def _confusion_counts(y_true: Any, y_pred: Any, thresholds: list[float], sample_weight: Any,
+                      class_id: int | None, keys: Sequence[str]) -> dict[str, Any]:
+    """Per threshold, the batch's (weighted) counts of true/false positives/negatives
+    with ``y_pred > threshold``, as Keras' ``update_confusion_matrix_variables``."""
+    y_pred = _math.cast(convert_to_tensor(y_pred), _dtypes.float32)
+    y_true = convert_to_tensor(y_true)
+    if class_id is not None:
+        y_true, y_pred = y_true[..., class_id], y_pred[..., class_id]
+    pred = _shape_ops.reshape(y_pred, [1, -1])
+    label = _shape_ops.reshape(_math.cast(y_true, _dtypes.bool), [1, -1])
+    thresh = convert_to_tensor([[t] for t in thresholds], dtype=_dtypes.float32)
+    pred_pos = _math.greater(pred, thresh)
+    label_pos = _math.logical_and(label, _math.greater_equal(thresh, thresh))
+    weights = None
+    if sample_weight is not None:
+        w = _math.multiply(_math.cast(sample_weight, _dtypes.float32), _array_ops.ones_like(y_pred))
+        weights = _shape_ops.reshape(w, [1, -1])
+    cases = {"tp": (label_pos, pred_pos), "fp": (_math.logical_not(label_pos), pred_pos),
+             "tn": (_math.logical_not(label_pos), _math.logical_not(pred_pos)),
+             "fn": (label_pos, _math.logical_not(pred_pos))}
+    out = {}
+    for key in keys:
+        a, b = cases[key]
+        hit = _math.cast(_math.logical_and(a, b), _dtypes.float32)
+        if weights is not None:
+            hit = _math.multiply(hit, weights)
+        out[key] = _math.reduce_sum(hit, 1)
+    return out
+
+
+class _Confusion(Metric):
+    """Metrics from confusion counts at thresholds."""
+
+    _keys: tuple[tuple[str, str], ...] = ()  # (count key, variable name)
+
+    def __init__(self, thresholds: Any = None, name: str | None = None, dtype: Any = None,
+                 class_id: int | None = None, default: float | None = 0.5) -> None:
+        super().__init__(name, dtype)
+        self.thresholds = _thresholds(thresholds, default)
+        self._single = thresholds is None or not isinstance(thresholds, list | tuple)
+        self.class_id = class_id
+        self._acc = {key: self.add_weight(var, [len(self.thresholds)]) for key, var in self._keys}
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Operation:  # type: ignore[override]
+        counts = _confusion_counts(y_true, y_pred, self.thresholds, sample_weight, self.class_id, list(self._acc))
+        return _core.group(*[assign_add(self._acc[k], counts[k]) for k in self._acc])
+
+    def _value(self, v: Any) -> Any:
+        return v[0] if self._single else v
+
+    def get_config(self) -> dict[str, Any]:
+        config = {**super().get_config(), "thresholds": self.thresholds[0] if self._single else self.thresholds}
+        return {**config, "class_id": self.class_id} if self.class_id is not None else config
+
+
+def _counter(class_name: str, key: str, doc: str) -> type[_Confusion]:
+    def result(self: _Confusion) -> Any:
+        return self._value(_core.identity(self._acc[key]))
+
+    return type(class_name, (_Confusion,), {"_keys": ((key, "accumulator"),), "result": result, "__doc__": doc})
+
+
+TruePositives = _counter("TruePositives", "tp", "The (weighted) count of true positives per threshold, as "
+                         "``tf.keras.metrics.TruePositives`` (accumulator ``accumulator``).")
+FalsePositives = _counter("FalsePositives", "fp", "As ``tf.keras.metrics.FalsePositives``.")
+TrueNegatives = _counter("TrueNegatives", "tn", "As ``tf.keras.metrics.TrueNegatives``.")
+FalseNegatives = _counter("FalseNegatives", "fn", "As ``tf.keras.metrics.FalseNegatives``.")
+
+
+class Precision(_Confusion):
+    """``tp / (tp + fp)`` at ``thresholds`` (default 0.5), for ``class_id`` when
+    given, as ``tf.keras.metrics.Precision`` (accumulators ``true_positives``,
+    ``false_positives``)."""
+
+    _keys = (("tp", "true_positives"), ("fp", "false_positives"))
+
+    def __init__(self, thresholds: Any = None, top_k: int | None = None, class_id: int | None = None,
+                 name: str | None = None, dtype: Any = None) -> None:
+        if top_k is not None:
+            raise NotImplementedError("jaxsess's Keras Precision/Recall do not take top_k.")
+        super().__init__(thresholds, name, dtype, class_id)
+
+    def result(self) -> Any:
+        tp, fp = self._acc["tp"], self._acc["fp"]
+        return self._value(_nn_impl.div_no_nan(tp, _math.add(tp, fp)))
+
+
+class Recall(_Confusion):
+    """``tp / (tp + fn)`` at ``thresholds`` (default 0.5), as ``tf.keras.metrics.Recall``
+    (accumulators ``true_positives``, ``false_negatives``)."""
+
+    _keys = (("tp", "true_positives"), ("fn", "false_negatives"))
+
+    def __init__(self, thresholds: Any = None, top_k: int | None = None, class_id: int | None = None,
+                 name: str | None = None, dtype: Any = None) -> None:
+        if top_k is not None:
+            raise NotImplementedError("jaxsess's Keras Precision/Recall do not take top_k.")
+        super().__init__(thresholds, name, dtype, class_id)
+
+    def result(self) -> Any:
+        tp, fn = self._acc["tp"], self._acc["fn"]
+        return self._value(_nn_impl.div_no_nan(tp, _math.add(tp, fn)))
+
+
+class AUC(_Confusion):
+    """The area under the ROC or PR curve over ``num_thresholds`` thresholds
+    (``-eps, 1/(n-1), ..., 1+eps``), as ``tf.keras.metrics.AUC``:
+    ``summation_method`` ``'interpolation'`` (trapezoids; for PR, TF's closed
+    form), ``'minoring'`` or ``'majoring'``. Accumulators ``true_positives``,
+    ``true_negatives``, ``false_positives``, ``false_negatives``.
+
+    Raises:
+      ValueError: an unknown ``curve`` or ``summation_method``, ``num_thresholds`` < 2.
+    """
+
+    _keys = (("tp", "true_positives"), ("tn", "true_negatives"), ("fp", "false_positives"),
+             ("fn", "false_negatives"))
+
+    def __init__(self, num_thresholds: int = 200, curve: str = "ROC", summation_method: str = "interpolation",
+                 name: str | None = None, dtype: Any = None, thresholds: Any = None,
+                 multi_label: bool = False, label_weights: Any = None) -> None:
+        if multi_label or label_weights is not None:
+            raise NotImplementedError("jaxsess's Keras AUC takes single-label data (no multi_label/label_weights).")
+        if curve not in ("ROC", "PR"):
+            raise ValueError(f'Invalid AUC curve value: "{curve}". Expected values are ["ROC", "PR"]')
+        if summation_method not in ("interpolation", "minoring", "majoring"):
+            raise ValueError(f'Invalid AUC summation method value: "{summation_method}". Expected values are '
+                             '["interpolation", "majoring", "minoring"]')
+        if thresholds is not None:
+            inner = sorted(float(t) for t in thresholds)
+        else:
+            if num_thresholds <= 1:
+                raise ValueError(f"Argument `num_thresholds` must be an integer > 1. Received: "
+                                 f"num_thresholds={num_thresholds}")
+            inner = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+        self.curve, self.summation_method = curve, summation_method
+        self.num_thresholds = len(inner) + 2
+        eps = K.epsilon()
+        super().__init__([0.0 - eps, *inner, 1.0 + eps], name, dtype)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"num_thresholds": self.num_thresholds, "curve": self.curve,
+                "summation_method": self.summation_method, "name": self.name, "dtype": self.dtype.name}
+
+    def result(self) -> Any:
+        n = self.num_thresholds
+        tp, tn, fp, fn = (_core.identity(self._acc[k]) for k in ("tp", "tn", "fp", "fn"))
+        if self.curve == "PR" and self.summation_method == "interpolation":
+            return interpolate_pr_auc(tp, fp, fn, n)
+        recall = _nn_impl.div_no_nan(tp, tp + fn)
+        if self.curve == "ROC":
+            x, y = _nn_impl.div_no_nan(fp, fp + tn), recall
+        else:
+            x, y = recall, _nn_impl.div_no_nan(tp, tp + fp)
+        if self.summation_method == "interpolation":
+            heights = (y[: n - 1] + y[1:]) / 2.0
+        elif self.summation_method == "minoring":
+            heights = _math.minimum(y[: n - 1], y[1:])
+        else:
+            heights = _math.maximum(y[: n - 1], y[1:])
+        return _math.reduce_sum(_math.multiply(x[: n - 1] - x[1:], heights))

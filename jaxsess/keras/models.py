@@ -534,10 +534,20 @@ class Model(Layer):
                 total = _math.add(total, _math.add_n(reg)) if reg else total
             fetch_names = ["loss"] + ([f"{n}_loss" for n in names] if several else [])
             fetches = [total] + (losses if several else [])
+            stateful: list[tuple[int, _metrics.Metric]] = []
             with graph.name_scope("metrics"):
                 for output, out_name, loss_fn, target, specs in zip(self.outputs, names, loss_fns, targets,
                                                                     metric_specs, strict=True):
                     for spec in specs:
+                        if isinstance(spec, _metrics.Metric):  # stateful: updated each batch, reset per loop
+                            name = f"{out_name}_{spec.name}" if several else spec.name
+                            if name in fetch_names:
+                                continue
+                            with graph.name_scope(name):
+                                fetches.append(spec(target, output))
+                            fetch_names.append(name)
+                            stateful.append((len(fetches) - 1, spec))
+                            continue
                         if spec in ("accuracy", "acc"):
                             fn, _ = _accuracy_fn(loss_fn, output)
                             name = str(spec)
@@ -560,6 +570,7 @@ class Model(Layer):
             # the GAN recipe's `discriminator.trainable = False`, still trains), as Keras
             self._collected_trainable_weights = self.trainable_weights
         self._compiled = {"targets": targets, "fetches": fetches, "names": fetch_names, "ranks": ranks,
+                          "stateful": stateful,
                           "sample_weights": sample_weights, "weighted": weighted,
                           "n_output_losses": len(losses) if several else 0}
         return self._compiled
@@ -624,7 +635,8 @@ class Model(Layer):
         if self.outputs:
             return list(self._build_compiled()["names"])
         specs = _flat(self._metric_specs) if self._metric_specs is not None else []
-        names = [s if isinstance(s, str) else getattr(s, "__name__", "metric") for s in specs]
+        names = [s if isinstance(s, str) else s.name if isinstance(s, _metrics.Metric) else
+                 getattr(s, "__name__", "metric") for s in specs]
         return ["loss"] + list(dict.fromkeys(names))
 
     # -- data ---------------------------------------------------------------------------------
@@ -724,6 +736,12 @@ class Model(Layer):
         div = np.zeros(len(compiled["fetches"]))
         if not reset_metrics and self._metric_totals is not None and len(self._metric_totals[0]) == len(sums):
             sums[1:], div[1:] = self._metric_totals[0][1:], self._metric_totals[1][1:]
+        else:
+            for _, metric in compiled["stateful"]:
+                metric.reset_states()
+        # stateful metrics give their running value: the last one is the loop's
+        last = np.zeros(len(sums), dtype=bool)
+        last[[i for i, _ in compiled["stateful"]]] = True
         for b, (bx, by, bw) in enumerate(batches):
             size = bx[0].shape[0]
             for cb in callbacks:
@@ -734,6 +752,7 @@ class Model(Layer):
             weights[1:1 + n_out_losses] = 1.0
             sums += values * weights
             div += weights
+            sums[last], div[last] = values[last], 1.0
             if callbacks:
                 running = [float(values[0]), *(float(v) for v in (sums / div)[1:])]
                 logs = {"batch": b, "size": size, **dict(zip(compiled["names"], running, strict=True))}
@@ -1278,6 +1297,8 @@ def _serialize_fn(fn: Any) -> Any:
         return {k: _serialize_fn(v) for k, v in fn.items()}
     if isinstance(fn, list | tuple):
         return [_serialize_fn(v) for v in fn]
+    if isinstance(fn, _metrics.Metric):  # as Keras: the class name and its config
+        return {"class_name": type(fn).__name__, "config": fn.get_config()}
     return getattr(fn, "__name__", None) or getattr(getattr(fn, "fn", None), "__name__", None) or type(fn).__name__
 
 
@@ -1366,6 +1387,11 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
         def resolve(spec: Any) -> Any:
             if isinstance(spec, str) and spec in custom:
                 return custom[spec]
+            if isinstance(spec, dict) and set(spec) == {"class_name", "config"}:  # a metric object
+                cls_ = custom.get(spec["class_name"]) or getattr(_metrics, spec["class_name"], None)
+                if cls_ is None:
+                    raise ValueError(f"Unknown metric: {spec['class_name']} (pass it in custom_objects).")
+                return cls_(**spec["config"])
             if isinstance(spec, dict):
                 return {k: resolve(v) for k, v in spec.items()}
             if isinstance(spec, list):

@@ -67,6 +67,7 @@ __all__ = [
     "precision_at_k",
     "precision_at_top_k",
     "sparse_precision_at_k",
+    "interpolate_pr_auc",
 ]
 
 METRIC_VARIABLES = GraphKeys.METRIC_VARIABLES
@@ -406,6 +407,26 @@ precision_at_thresholds = _ratio_at_thresholds("precision", "fp")
 recall_at_thresholds = _ratio_at_thresholds("recall", "fn")
 
 
+def interpolate_pr_auc(tp: Any, fp: Any, fn: Any, n: int) -> Any:
+    """The area under the PR curve from ``n`` thresholds' confusion counts, by TF's
+    closed-form interpolation (Davis et al., 2006), as ``metrics.auc(curve='PR',
+    summation_method='careful_interpolation')`` and Keras' ``AUC(curve='PR')``."""
+    dtp = tp[: n - 1] - tp[1:]
+    p = tp + fp
+    prec_slope = div_no_nan(dtp, math_ops.maximum(p[: n - 1] - p[1:], 0.0), name="prec_slope")
+    intercept = tp[1:] - math_ops.multiply(prec_slope, p[1:])
+    safe_p_ratio = math_ops.where(
+        math_ops.logical_and(math_ops.greater(p[: n - 1], 0.0), math_ops.greater(p[1:], 0.0)),
+        div_no_nan(p[: n - 1], math_ops.maximum(p[1:], 0.0), name="recall_relative_ratio"),
+        ones_like(p[1:]),
+    )
+    return math_ops.reduce_sum(
+        div_no_nan(prec_slope * (dtp + intercept * math_ops.log(safe_p_ratio)),
+                   math_ops.maximum(tp[1:] + fn[1:], 0.0), name="pr_auc_increment"),
+        name="interpolate_pr_auc",
+    )
+
+
 def auc(labels: Any, predictions: Any, weights: Any = None, num_thresholds: int = 200,
         metrics_collections: Sequence[str] | None = None, updates_collections: Sequence[str] | None = None,
         curve: str = "ROC", name: str | None = None, summation_method: str = "trapezoidal",
@@ -451,25 +472,9 @@ def auc(labels: Any, predictions: Any, weights: Any = None, num_thresholds: int 
         epsilon = 1.0e-6
         n = num_thresholds
 
-        def interpolate_pr_auc(tp: Any, fp: Any, fn: Any) -> Any:  # TF's closed form (Davis et al., 2006)
-            dtp = tp[: n - 1] - tp[1:]
-            p = tp + fp
-            prec_slope = div_no_nan(dtp, math_ops.maximum(p[: n - 1] - p[1:], 0.0), name="prec_slope")
-            intercept = tp[1:] - math_ops.multiply(prec_slope, p[1:])
-            safe_p_ratio = math_ops.where(
-                math_ops.logical_and(math_ops.greater(p[: n - 1], 0.0), math_ops.greater(p[1:], 0.0)),
-                div_no_nan(p[: n - 1], math_ops.maximum(p[1:], 0.0), name="recall_relative_ratio"),
-                ones_like(p[1:]),
-            )
-            return math_ops.reduce_sum(
-                div_no_nan(prec_slope * (dtp + intercept * math_ops.log(safe_p_ratio)),
-                           math_ops.maximum(tp[1:] + fn[1:], 0.0), name="pr_auc_increment"),
-                name="interpolate_pr_auc",
-            )
-
         def compute(tp: Any, fn: Any, tn: Any, fp: Any, op_name: str) -> Any:
             if curve == "PR" and summation_method == "careful_interpolation":
-                return interpolate_pr_auc(tp, fp, fn)
+                return interpolate_pr_auc(tp, fp, fn, n)
             rec = math_ops.divide(tp + epsilon, tp + fn + epsilon)
             if curve == "ROC":
                 x, y = math_ops.divide(fp, fp + tn + epsilon), rec

@@ -37,7 +37,7 @@ from jaxsess.train._optimizers_extra import AdadeltaOptimizer
 if TYPE_CHECKING:
     import optax
 
-__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "get"]
+__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "get"]
 
 
 def _lr(learning_rate: Any, kwargs: dict[str, Any]) -> Any:
@@ -255,6 +255,46 @@ def _build_keras_adamax(hyper: dict[str, Any], state: Any) -> optax.GradientTran
     return optax.GradientTransformation(init, update)  # type: ignore[arg-type]
 
 
+class _NadamState(NamedTuple):
+    m_cache: Any  # the product of the momentum schedule so far (Keras' "momentum_cache", from 1)
+    step: Any  # updates applied so far
+    mu: Any  # slot "m"
+    nu: Any  # slot "v"
+
+
+def _build_keras_nadam(hyper: dict[str, Any], state: Any, *, schedule_decay: float) -> optax.GradientTransformation:
+    """Keras 2's Nadam (``optimizers/legacy/nadam.py``): the momentum schedule
+    ``mu_t = b1 (1 - 0.5 * 0.96^(decay t))`` and its running product, bias-corrected
+    ``m`` and ``v``, ``var -= lr * m_bar / (sqrt(v_hat) + epsilon)``."""
+    import optax
+
+    lr, b1, b2, eps = hyper["learning_rate"], hyper["beta_1"], hyper["beta_2"], hyper["epsilon"]
+
+    def init(params: Any) -> _NadamState:
+        zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
+        return _NadamState(jnp.asarray(1.0, jnp.float32), jnp.asarray(0.0, jnp.float32), zeros, zeros)
+
+    def update(grads: Any, st: _NadamState, params: Any = None) -> tuple[Any, _NadamState]:
+        t = st.step + 1.0
+        m_t = b1 * (1.0 - 0.5 * jnp.power(0.96, schedule_decay * t))
+        m_t_1 = b1 * (1.0 - 0.5 * jnp.power(0.96, schedule_decay * (t + 1.0)))
+        sched_new = st.m_cache * m_t
+        sched_next = sched_new * m_t_1
+        mu = jax.tree_util.tree_map(lambda m, g: b1 * m + (1 - b1) * g, st.mu, grads)
+        nu = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, st.nu, grads)
+
+        def step(g: Any, m: Any, v: Any) -> Any:
+            m_bar = (1.0 - m_t) * (g / (1.0 - sched_new)) + m_t_1 * (m / (1.0 - sched_next))
+            v_hat = v / (1.0 - jnp.power(b2, t))
+            return -lr * m_bar / (jnp.sqrt(v_hat) + eps)
+
+        updates = jax.tree_util.tree_map(step, grads, mu, nu)
+        return updates, _NadamState(sched_new, t, mu, nu)
+
+    return optax.GradientTransformation(init, update)  # type: ignore[arg-type]
+
+
+register_function("keras.optimizers._build_keras_nadam", _build_keras_nadam)
 register_function("keras.optimizers._build_keras_adagrad", _build_keras_adagrad)
 register_function("keras.optimizers._build_keras_adamax", _build_keras_adamax)
 
@@ -319,6 +359,30 @@ class Adamax(_KerasOptimizer):
         return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
 
+class Nadam(_KerasOptimizer):
+    """Nadam (Adam with Nesterov momentum), as ``tf.keras.optimizers.Nadam``
+    (learning_rate 0.001, beta_1 0.9, beta_2 0.999, epsilon 1e-7, Keras'
+    ``schedule_decay`` 0.004 of the momentum schedule; slots ``m``, ``v``): Keras 2's
+    legacy formula (see :func:`_build_keras_nadam`)."""
+
+    SLOT_NAMES: ClassVar[dict[str, str]] = {"mu": "m", "nu": "v"}
+
+    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999, epsilon: Any = 1e-7,
+                 name: str = "Nadam", **kwargs: Any) -> None:
+        super().__init__(False, name)
+        # Keras: the schedule's decay is the optimizer's `decay`, 0.004 unless given
+        self._schedule_decay = float(kwargs.pop("schedule_decay", kwargs.pop("decay", 0.004)))
+        self._hyper_values = {"learning_rate": self._keras_init(learning_rate, kwargs), "beta_1": beta_1,
+                              "beta_2": beta_2, "epsilon": epsilon}
+
+    def _spec(self) -> TransformationSpec:
+        return TransformationSpec(_build_keras_nadam, ("learning_rate", "beta_1", "beta_2", "epsilon"),
+                                  (("schedule_decay", self._schedule_decay),))
+
+    def _hyper(self) -> dict[str, Any]:
+        return {**self._hyper_values, "learning_rate": self._keras_lr()}
+
+
 def get(identifier: Any) -> Optimizer:
     """An optimizer from a name (``'adam'``, ``'sgd'``: Keras' defaults) or an optimizer.
 
@@ -328,7 +392,7 @@ def get(identifier: Any) -> Optimizer:
     if isinstance(identifier, Optimizer):
         return identifier
     table: dict[str, Any] = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad,
-                             "adadelta": Adadelta, "adamax": Adamax}
+                             "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam}
     if isinstance(identifier, str) and identifier.lower() in table:
         return table[identifier.lower()]()  # type: ignore[abstract]
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (names: {sorted(table)}).")

@@ -176,26 +176,63 @@ def _build_keras_rmsprop(hyper: dict[str, Any], state: Any) -> optax.GradientTra
 register_function("keras.optimizers._build_keras_rmsprop", _build_keras_rmsprop)
 
 
+class _RMSpropState(NamedTuple):
+    nu: Any  # slot "rms"
+    mom: Any  # slot "momentum"
+    mg: Any  # slot "mg" (centered; zeros otherwise)
+
+
+def _build_keras_rmsprop_momentum(hyper: dict[str, Any], state: Any, *, momentum: float, centered: bool
+                                  ) -> optax.GradientTransformation:
+    """Keras 2's RMSprop with momentum (TF's ``ApplyRMSProp``/``ApplyCenteredRMSProp``):
+    ``rms = rho rms + (1 - rho) g^2``, centered ``mg = rho mg + (1 - rho) g``,
+    ``mom = momentum mom + lr g / sqrt(rms [- mg^2] + epsilon)``, ``var -= mom``;
+    centered without momentum: ``var -= lr g / (sqrt(rms - mg^2) + epsilon)``."""
+    import optax
+
+    lr, rho, eps = hyper["learning_rate"], hyper["rho"], hyper["epsilon"]
+
+    def init(params: Any) -> _RMSpropState:
+        zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
+        return _RMSpropState(zeros, zeros, zeros)
+
+    def update(grads: Any, st: _RMSpropState, params: Any = None) -> tuple[Any, _RMSpropState]:
+        tm = jax.tree_util.tree_map
+        nu = tm(lambda r, g: rho * r + (1 - rho) * g * g, st.nu, grads)
+        mg = tm(lambda a, g: rho * a + (1 - rho) * g, st.mg, grads) if centered else st.mg
+        denom = tm(lambda r, a: r - a * a, nu, mg) if centered else nu
+        if momentum:
+            mom = tm(lambda m, g, d: momentum * m + lr * g / jnp.sqrt(d + eps), st.mom, grads, denom)
+            return tm(lambda m: -m, mom), _RMSpropState(nu, mom, mg)
+        updates = tm(lambda g, d: -lr * g / (jnp.sqrt(d) + eps), grads, denom)
+        return updates, _RMSpropState(nu, st.mom, mg)
+
+    return optax.GradientTransformation(init, update)  # type: ignore[arg-type]
+
+
+register_function("keras.optimizers._build_keras_rmsprop_momentum", _build_keras_rmsprop_momentum)
+
+
 class RMSprop(_KerasOptimizer):
     """RMSprop, as ``tf.keras.optimizers.RMSprop`` (learning_rate 0.001, rho 0.9,
     epsilon 1e-7; slot ``rms``, zeros): ``rms = rho rms + (1 - rho) g^2``,
-    ``var -= lr g / (sqrt(rms) + epsilon)``.
-
-    Raises:
-      NotImplementedError: ``momentum`` or ``centered``.
+    ``var -= lr g / (sqrt(rms) + epsilon)``; with ``momentum`` or ``centered``,
+    Keras' formulas of :func:`_build_keras_rmsprop_momentum` (slots ``momentum``, ``mg``).
     """
 
-    SLOT_NAMES: ClassVar[dict[str, str]] = {"nu": "rms"}
+    SLOT_NAMES: ClassVar[dict[str, str]] = {"nu": "rms", "mom": "momentum", "mg": "mg"}
 
     def __init__(self, learning_rate: Any = 0.001, rho: Any = 0.9, momentum: float = 0.0, epsilon: Any = 1e-7,
                  centered: bool = False, name: str = "RMSprop", **kwargs: Any) -> None:
-        if momentum or centered:
-            raise NotImplementedError("keras.optimizers.RMSprop: momentum and centered are not supported.")
         super().__init__(False, name)
+        self._momentum, self._centered = float(momentum), bool(centered)
         self._hyper_values = {"learning_rate": self._keras_init(learning_rate, kwargs), "rho": rho,
                               "epsilon": epsilon}
 
     def _spec(self) -> TransformationSpec:
+        if self._momentum or self._centered:
+            return TransformationSpec(_build_keras_rmsprop_momentum, ("learning_rate", "rho", "epsilon"),
+                                      (("momentum", self._momentum), ("centered", self._centered)))
         return TransformationSpec(_build_keras_rmsprop, ("learning_rate", "rho", "epsilon"))
 
     def _hyper(self) -> dict[str, Any]:

@@ -368,39 +368,42 @@ TrueNegatives = _counter("TrueNegatives", "tn", "As ``tf.keras.metrics.TrueNegat
 FalseNegatives = _counter("FalseNegatives", "fn", "As ``tf.keras.metrics.FalseNegatives``.")
 
 
-class Precision(_Confusion):
+class _Ratio(_Confusion):
+    """``tp / (tp + other)`` at thresholds, ``other`` the second of ``_keys``."""
+
+    def __init__(self, thresholds: Any = None, top_k: int | None = None, class_id: int | None = None,
+                 name: str | None = None, dtype: Any = None) -> None:
+        if top_k is not None:
+            raise NotImplementedError("jaxsess's Keras Precision/Recall do not take top_k.")
+        super().__init__(thresholds, name, dtype, class_id)
+
+    def result(self) -> Any:
+        tp, other = self._acc["tp"], self._acc[self._keys[1][0]]
+        return self._value(_nn_impl.div_no_nan(tp, _math.add(tp, other)))
+
+
+class Precision(_Ratio):
     """``tp / (tp + fp)`` at ``thresholds`` (default 0.5), for ``class_id`` when
     given, as ``tf.keras.metrics.Precision`` (accumulators ``true_positives``,
-    ``false_positives``)."""
+    ``false_positives``).
+
+    Raises:
+      NotImplementedError: ``top_k``.
+    """
 
     _keys = (("tp", "true_positives"), ("fp", "false_positives"))
 
-    def __init__(self, thresholds: Any = None, top_k: int | None = None, class_id: int | None = None,
-                 name: str | None = None, dtype: Any = None) -> None:
-        if top_k is not None:
-            raise NotImplementedError("jaxsess's Keras Precision/Recall do not take top_k.")
-        super().__init__(thresholds, name, dtype, class_id)
 
-    def result(self) -> Any:
-        tp, fp = self._acc["tp"], self._acc["fp"]
-        return self._value(_nn_impl.div_no_nan(tp, _math.add(tp, fp)))
+class Recall(_Ratio):
+    """``tp / (tp + fn)`` at ``thresholds`` (default 0.5), for ``class_id`` when
+    given, as ``tf.keras.metrics.Recall`` (accumulators ``true_positives``,
+    ``false_negatives``).
 
-
-class Recall(_Confusion):
-    """``tp / (tp + fn)`` at ``thresholds`` (default 0.5), as ``tf.keras.metrics.Recall``
-    (accumulators ``true_positives``, ``false_negatives``)."""
+    Raises:
+      NotImplementedError: ``top_k``.
+    """
 
     _keys = (("tp", "true_positives"), ("fn", "false_negatives"))
-
-    def __init__(self, thresholds: Any = None, top_k: int | None = None, class_id: int | None = None,
-                 name: str | None = None, dtype: Any = None) -> None:
-        if top_k is not None:
-            raise NotImplementedError("jaxsess's Keras Precision/Recall do not take top_k.")
-        super().__init__(thresholds, name, dtype, class_id)
-
-    def result(self) -> Any:
-        tp, fn = self._acc["tp"], self._acc["fn"]
-        return self._value(_nn_impl.div_no_nan(tp, _math.add(tp, fn)))
 
 
 class AUC(_Confusion):

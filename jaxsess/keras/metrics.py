@@ -88,24 +88,39 @@ def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
     return _math.cast(_math.equal(ids, _shape_ops.reshape(pred, [-1])), K.floatx())
 
 
-def top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5) -> Any:
-    """Whether the class of one-hot ``y_true`` is among the ``k`` largest
-    ``y_pred`` (floatx ``[N]``), as ``tf.keras.metrics.top_k_categorical_accuracy``."""
-    y_pred = convert_to_tensor(y_pred)
-    return _math.cast(_nn.in_top_k(y_pred, _math.argmax(y_true, -1), k), K.floatx())
-
-
 def sparse_top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5) -> Any:
-    """Whether the integer class ``y_true`` (``[N]`` or ``[N, 1]``) is among the
-    ``k`` largest ``y_pred`` (floatx ``[N]``), as
+    """Whether the integer id ``y_true`` (``[N]`` or ``[N, 1]``) is among the ``k`` largest of
+    ``y_pred`` (``[..., C]``), floatx in ``y_true``'s shape, as
     ``tf.keras.metrics.sparse_top_k_categorical_accuracy``."""
+    y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
+    if (y_pred.shape.ndims or 0) > 2:
+        y_pred = _shape_ops.reshape(y_pred, [-1, y_pred.shape.as_list()[-1]])
     ids = _math.cast(_shape_ops.reshape(y_true, [-1]), "int32")
-    return _math.cast(_nn.in_top_k(convert_to_tensor(y_pred), ids, k), K.floatx())
+    matches = _math.cast(_nn.in_top_k(_math.cast(y_pred, "float32"), ids, k), K.floatx())
+    if (y_true.shape.ndims or 0) > 1:
+        return _shape_ops.reshape(matches, _shape_ops.shape(y_true))
+    return matches
+
+
+def top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: int = 5) -> Any:
+    """Whether ``argmax(y_true, -1)`` is among the ``k`` largest of ``y_pred`` (``[N, C]``),
+    floatx ``[N]``, as ``tf.keras.metrics.top_k_categorical_accuracy``."""
+    return sparse_top_k_categorical_accuracy(_math.argmax(y_true, -1), y_pred, k)
+
+
+def _cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> Any:
+    """``sum(l2_normalize(y_true) * l2_normalize(y_pred), axis)``: the metric Keras'
+    names ``'cosine_proximity'``/``'cosine_similarity'`` give (positive, unlike the loss
+    ``keras.metrics.cosine_proximity`` is)."""
+    y_true = _nn.l2_normalize(y_true, axis=axis)
+    y_pred = _nn.l2_normalize(y_pred, axis=axis)
+    return _math.reduce_sum(_math.multiply(y_true, y_pred), axis)
 
 
 _BY_NAME: dict[str, Callable[..., Any]] = {
-    f.__name__: f for f in (binary_accuracy, categorical_accuracy, sparse_categorical_accuracy,
-                            top_k_categorical_accuracy, sparse_top_k_categorical_accuracy)
+    **{f.__name__: f for f in (binary_accuracy, categorical_accuracy, sparse_categorical_accuracy,
+                               top_k_categorical_accuracy, sparse_top_k_categorical_accuracy)},
+    "cosine_proximity": _cosine_similarity, "cosine_similarity": _cosine_similarity,
 }
 
 

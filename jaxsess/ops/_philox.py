@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
@@ -55,11 +56,13 @@ def _mulhilo(a: int, b: Any) -> tuple[Any, Any]:
     return hi, _U32(a) * b
 
 
-def _philox(c0: Any, c1: Any, c2: Any, c3: Any, k0: int, k1: int) -> tuple[Any, Any, Any, Any]:
-    """Philox4x32-10 of the counters ``(c0, c1, c2, c3)`` (``uint32`` arrays of
-    one shape) under the key ``(k0, k1)``."""
+def _philox(c0: Any, c1: Any, c2: Any, c3: Any, k0: Any, k1: Any) -> tuple[Any, Any, Any, Any]:
+    """Philox4x32-10 of the counters ``(c0, c1, c2, c3)`` (``uint32`` arrays
+    that broadcast) under the key ``(k0, k1)`` (ints or ``uint32`` scalars)."""
+    k0, k1 = jnp.asarray(k0 & 0xFFFFFFFF if isinstance(k0, int) else k0, jnp.uint32), jnp.asarray(
+        k1 & 0xFFFFFFFF if isinstance(k1, int) else k1, jnp.uint32)
     for r in range(10):
-        key0, key1 = _U32((k0 + r * _W0) & 0xFFFFFFFF), _U32((k1 + r * _W1) & 0xFFFFFFFF)
+        key0, key1 = k0 + _U32((r * _W0) & 0xFFFFFFFF), k1 + _U32((r * _W1) & 0xFFFFFFFF)
         hi0, lo0 = _mulhilo(_M0, c0)
         hi1, lo1 = _mulhilo(_M1, c2)
         c0, c1, c2, c3 = hi1 ^ c1 ^ key0, lo1, hi0 ^ c3 ^ key1, lo0
@@ -268,18 +271,10 @@ def shuffle_samples(n: int) -> int:
 # -- on the host ----------------------------------------------------------------------------------
 
 
-def _philox_np(c0: np.ndarray, c1: np.ndarray, c2: int, c3: int, k0: int, k1: int) -> np.ndarray:
-    """Philox4x32-10 of counters ``(c0, c1, c2, c3)`` in NumPy (``uint64``
-    arithmetic): the four ``uint32`` words of each sample, shape ``[n, 4]``."""
-    mask = np.uint64(0xFFFFFFFF)
-    x0, x1 = c0.astype(np.uint64), c1.astype(np.uint64)
-    x2 = np.full(x0.shape, c2, np.uint64)
-    x3 = np.full(x0.shape, c3, np.uint64)
-    for r in range(10):
-        key0, key1 = np.uint64((k0 + r * _W0) & 0xFFFFFFFF), np.uint64((k1 + r * _W1) & 0xFFFFFFFF)
-        p0, p1 = np.uint64(_M0) * x0, np.uint64(_M1) * x2
-        x0, x1, x2, x3 = (p1 >> np.uint64(32)) ^ x1 ^ key0, p1 & mask, (p0 >> np.uint64(32)) ^ x3 ^ key1, p0 & mask
-    return np.stack([x0, x1, x2, x3], axis=-1).astype(np.uint32)
+@jax.jit
+def _host_words(lo: Any, hi: Any, c2: Any, c3: Any, k0: Any, k1: Any) -> Any:
+    """The ``uint32`` values of the 128-bit samples at counters ``(lo, hi, c2, c3)``, in stream order."""
+    return _interleave(_philox(lo, hi, c2, c3, k0, k1)).reshape(-1)
 
 
 class HostPhilox:
@@ -287,7 +282,7 @@ class HostPhilox:
     the host: ``next()`` gives the stream's ``uint32`` values one at a time, as
     ``tf.data``'s shuffle and its seed generator draw them (semantics source:
     ``philox_random.h``, ``shuffle_dataset_op.cc``). Samples are computed in
-    chunks with NumPy."""
+    chunks by the same Philox function as the device ops, compiled once."""
 
     _CHUNK = 256  # 128-bit samples per NumPy call
 
@@ -305,7 +300,7 @@ class HostPhilox:
             blocks = np.arange(self._block, self._block + self._CHUNK, dtype=np.uint64)
             lo = (blocks & np.uint64(0xFFFFFFFF)).astype(np.uint32)
             hi = (blocks >> np.uint64(32)).astype(np.uint32)
-            self._words = _philox_np(lo, hi, *self._c23, *self._key).reshape(-1)
+            self._words = np.asarray(_host_words(lo, hi, *(np.uint32(v) for v in (*self._c23, *self._key))))
             self._block += self._CHUNK
             self._pos = 0
         value = int(self._words[self._pos])

@@ -51,7 +51,7 @@ from jaxsess.ops import (
     shape_ops as _shape_ops,
 )
 from jaxsess.ops._core import convert_to_tensor
-from jaxsess.ops.metrics_ops import interpolate_pr_auc
+from jaxsess.ops.metrics_ops import confusion_counts_at_thresholds, interpolate_pr_auc
 from jaxsess.ops.state_ops import Variable, assign_add
 
 __all__ = ["binary_accuracy", "categorical_accuracy", "sparse_categorical_accuracy", "top_k_categorical_accuracy",
@@ -316,32 +316,16 @@ def _thresholds(thresholds: Any, default: float | None) -> list[float]:
 
 def _confusion_counts(y_true: Any, y_pred: Any, thresholds: list[float], sample_weight: Any,
                       class_id: int | None, keys: Sequence[str]) -> dict[str, Any]:
-    """Per threshold, the batch's (weighted) counts of true/false positives/negatives
-    with ``y_pred > threshold``, as Keras' ``update_confusion_matrix_variables``."""
+    """Per threshold, the batch's (weighted) confusion counts with ``y_pred > threshold``
+    (of class ``class_id``'s column when given), as Keras' ``update_confusion_matrix_variables``."""
     y_pred = _math.cast(convert_to_tensor(y_pred), _dtypes.float32)
     y_true = convert_to_tensor(y_true)
     if class_id is not None:
         y_true, y_pred = y_true[..., class_id], y_pred[..., class_id]
-    pred = _shape_ops.reshape(y_pred, [1, -1])
-    label = _shape_ops.reshape(_math.cast(y_true, _dtypes.bool), [1, -1])
-    thresh = convert_to_tensor([[t] for t in thresholds], dtype=_dtypes.float32)
-    pred_pos = _math.greater(pred, thresh)
-    label_pos = _math.logical_and(label, _math.greater_equal(thresh, thresh))
     weights = None
     if sample_weight is not None:
-        w = _math.multiply(_math.cast(sample_weight, _dtypes.float32), _array_ops.ones_like(y_pred))
-        weights = _shape_ops.reshape(w, [1, -1])
-    cases = {"tp": (label_pos, pred_pos), "fp": (_math.logical_not(label_pos), pred_pos),
-             "tn": (_math.logical_not(label_pos), _math.logical_not(pred_pos)),
-             "fn": (label_pos, _math.logical_not(pred_pos))}
-    out = {}
-    for key in keys:
-        a, b = cases[key]
-        hit = _math.cast(_math.logical_and(a, b), _dtypes.float32)
-        if weights is not None:
-            hit = _math.multiply(hit, weights)
-        out[key] = _math.reduce_sum(hit, 1)
-    return out
+        weights = _math.multiply(_math.cast(sample_weight, _dtypes.float32), _array_ops.ones_like(y_pred))
+    return confusion_counts_at_thresholds(_math.cast(y_true, _dtypes.bool), y_pred, thresholds, weights, keys)
 
 
 class _Confusion(Metric):

@@ -68,6 +68,7 @@ __all__ = [
     "precision_at_top_k",
     "sparse_precision_at_k",
     "interpolate_pr_auc",
+    "confusion_counts_at_thresholds",
 ]
 
 METRIC_VARIABLES = GraphKeys.METRIC_VARIABLES
@@ -321,7 +322,30 @@ def _confusion_at_thresholds(labels: Any, predictions: Any, thresholds: list[flo
     with predictions.graph.control_dependencies([c for c in checks if c is not None]):
         predictions, labels, weights = _remove_squeezable(
             math_ops.cast(predictions, _dtypes.float32), math_ops.cast(labels, _dtypes.bool), weights)
-    n = len(thresholds)
+    w = None if weights is None else _broadcast_weights(weights, predictions)
+    counts = confusion_counts_at_thresholds(labels, predictions, thresholds, w, includes)
+    values: dict[str, Any] = {}
+    updates: dict[str, Any] = {}
+    names = {"tp": "true_positives", "fn": "false_negatives", "tn": "true_negatives", "fp": "false_positives"}
+    for key, count in counts.items():
+        var = metric_variable([len(thresholds)], _dtypes.float32, name=names[key])
+        updates[key] = assign_add(var, count)
+        values[key] = var
+    return values, updates
+
+
+def confusion_counts_at_thresholds(labels: Any, predictions: Any, thresholds: Sequence[float], weights: Any,
+                                   keys: Sequence[str]) -> dict[str, Any]:
+    """Per threshold, the (weighted) numbers of true/false positives/negatives
+    (``keys`` among ``'tp'``, ``'fn'``, ``'tn'``, ``'fp'``, in that order) with
+    ``predictions > threshold``: ``float32[len(thresholds)]`` each, as TF's
+    ``_confusion_matrix_at_thresholds`` and Keras' ``update_confusion_matrix_variables``.
+
+    Args:
+      labels: bool tensor of ``predictions``' size.
+      predictions: float32 tensor.
+      weights: ``None`` or float32 weights of ``predictions``' size.
+    """
     pred_row = reshape(predictions, [1, -1])
     label_row = reshape(labels, [1, -1])
     thresh = convert_to_tensor([[t] for t in thresholds], dtype=_dtypes.float32)
@@ -329,22 +353,17 @@ def _confusion_at_thresholds(labels: Any, predictions: Any, thresholds: list[flo
     pred_is_neg = math_ops.logical_not(pred_is_pos)
     label_is_pos = math_ops.logical_and(label_row, math_ops.greater_equal(thresh, thresh))
     label_is_neg = math_ops.logical_not(label_is_pos)
-    w = None if weights is None else reshape(_broadcast_weights(weights, predictions), [1, -1])
-    values: dict[str, Any] = {}
-    updates: dict[str, Any] = {}
-    for key, var_name, a, b in (("tp", "true_positives", label_is_pos, pred_is_pos),
-                                ("fn", "false_negatives", label_is_pos, pred_is_neg),
-                                ("tn", "true_negatives", label_is_neg, pred_is_neg),
-                                ("fp", "false_positives", label_is_neg, pred_is_pos)):
-        if key not in includes:
+    w = None if weights is None else reshape(weights, [1, -1])
+    counts: dict[str, Any] = {}
+    for key, a, b in (("tp", label_is_pos, pred_is_pos), ("fn", label_is_pos, pred_is_neg),
+                      ("tn", label_is_neg, pred_is_neg), ("fp", label_is_neg, pred_is_pos)):
+        if key not in keys:
             continue
-        var = metric_variable([n], _dtypes.float32, name=var_name)
         hit = math_ops.cast(math_ops.logical_and(a, b), _dtypes.float32)
         if w is not None:
             hit = math_ops.multiply(hit, w)
-        updates[key] = assign_add(var, math_ops.reduce_sum(hit, 1))
-        values[key] = var
-    return values, updates
+        counts[key] = math_ops.reduce_sum(hit, 1)
+    return counts
 
 
 def _at_thresholds(fn: str, key: str) -> Any:

@@ -5,8 +5,14 @@
 from typing import Any
 
 from jaxsess.data import experimental as experimental
-from jaxsess.data._dataset import AUTOTUNE as AUTOTUNE, Dataset as Dataset
+from jaxsess.data._dataset import (
+    AUTOTUNE as AUTOTUNE,
+    INFINITE_CARDINALITY as INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY as UNKNOWN_CARDINALITY,
+    Dataset as Dataset,
+)
 from jaxsess.data._iterator import Iterator as Iterator
+from jaxsess.data._options import Options as Options, ThreadingOptions as ThreadingOptions
 from jaxsess.data._readers import (
     FixedLengthRecordDataset as FixedLengthRecordDataset,
     TextLineDataset as TextLineDataset,
@@ -39,6 +45,6 @@ def get_output_classes(dataset_or_iterator: Dataset | Iterator) -> Any:
     return dataset_or_iterator.output_classes
 
 
-__all__ = ["Dataset", "Iterator", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "AUTOTUNE",
+__all__ = ["Dataset", "Iterator", "Options", "ThreadingOptions", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "AUTOTUNE",
            "make_one_shot_iterator", "make_initializable_iterator", "experimental", "get_output_types",
            "get_output_shapes", "get_output_classes"]

@@ -33,17 +33,20 @@ import numpy as np
 from jaxsess import dtypes as _dtypes, errors
 from jaxsess.data import _structure as nest
 from jaxsess.data._iterator import Iterator
+from jaxsess.data._options import Options
 from jaxsess.graph._graph import Graph, Tensor, get_default_graph
 from jaxsess.graph._host import host_impl, is_host_op
 from jaxsess.graph._lowering import build_plan, prune
 from jaxsess.graph._shape import TensorShape
-from jaxsess.ops._core import constant_value, convert_to_tensor, placeholder, to_numpy
+from jaxsess.ops._core import apply_op, constant_value, convert_to_tensor, placeholder, to_numpy
 from jaxsess.ops._philox import HostPhilox
 from jaxsess.ops.random_ops import get_seed
 
-__all__ = ["Dataset", "AUTOTUNE", "RunContext", "group_by_window", "bucket_by_sequence_length"]
+__all__ = ["Dataset", "AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "RunContext", "group_by_window", "bucket_by_sequence_length"]
 
 AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
 Element = list[Any]  # the flat components of one element (arrays; lists of arrays in a window)
 
 
@@ -112,6 +115,13 @@ class Dataset(nest.ElementSpec):
 
     def _run_context(self, captured: dict[Tensor, Any], host: Any = None) -> RunContext:
         return RunContext(captured, host)
+
+    def _cardinality(self, run: RunContext) -> int:
+        """The number of elements as TF's ``DatasetCardinality`` counts them
+        without iterating: ``INFINITE`` (-1), ``UNKNOWN`` (-2), or a count.
+        Unknown unless a transformation says otherwise (as TF's ``map`` and
+        ``filter`` of ``tf.compat.v1``)."""
+        return UNKNOWN_CARDINALITY
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} shapes: {self.output_shapes}, types: {self.output_types}>"
@@ -351,6 +361,44 @@ class Dataset(nest.ElementSpec):
         false, as ``Dataset.take_while``."""
         return _TakeWhile(self, predicate)
 
+    def cardinality(self) -> Tensor:
+        """An ``int64`` scalar tensor: the number of elements, ``-1``
+        (``INFINITE_CARDINALITY``) or ``-2`` (``UNKNOWN_CARDINALITY``), as
+        ``Dataset.cardinality`` / ``tf.data.experimental.cardinality`` in
+        graph mode: counted without iterating, so after ``map``, ``filter``,
+        ``flat_map`` or a generator it is unknown (``tf.compat.v1``'s ``map``
+        does not preserve cardinality). Fed counts are read when it runs."""
+        return apply_op("DatasetCardinality", list(self._captured), {"dataset": self})  # type: ignore[no-any-return]
+
+    def get_single_element(self, name: str | None = None) -> Any:
+        """The dataset's one element, as tensors of its structure, as
+        ``Dataset.get_single_element`` / ``tf.data.experimental.get_single_element``.
+
+        Raises (when run):
+          InvalidArgumentError: the dataset is empty ("Dataset was empty.")
+            or has more than one element.
+        """
+        outs = apply_op("DatasetToSingleElement", list(self._captured), {"dataset": self}, name=name)
+        return nest.pack(self._structure, outs if isinstance(outs, list) else [outs])
+
+    def reduce(self, initial_state: Any, reduce_func: Callable[..., Any], name: str | None = None) -> Any:
+        """``reduce_func(state, element) -> new_state`` folded over the
+        elements, as ``Dataset.reduce``: tensors of ``initial_state``'s
+        structure (the initial state itself for an empty dataset).
+
+        Raises:
+          TypeError: the new state's structure or dtypes differ from the initial one.
+          NotImplementedError: ``initial_state`` is not constant.
+        """
+        def step(state: Any, element: Any) -> tuple[Any, Any]:
+            new = reduce_func(state, element)
+            return new, new
+
+        scanned = _Scan(self, initial_state, step)
+        outs = apply_op("ReduceDataset", list(scanned._captured), {"dataset": scanned, "initial": scanned._state0},
+                        name=name)
+        return nest.pack(scanned._structure, outs if isinstance(outs, list) else [outs])
+
     def scan(self, initial_state: Any, scan_func: Callable[..., Any], name: str | None = None) -> Dataset:
         """``scan_func(state, element) -> (new_state, output)`` over the
         elements, as ``Dataset.scan`` (``initial_state`` a constant structure).
@@ -396,9 +444,22 @@ class Dataset(nest.ElementSpec):
         go on after an error)."""
         return _IgnoreErrors(self)
 
-    def with_options(self, options: Any, name: str | None = None) -> Dataset:
-        """Accepted for compatibility: the same dataset."""
+    def with_options(self, options: Options, name: str | None = None) -> Dataset:
+        """The same dataset with ``options`` merged into its :meth:`options`,
+        as ``Dataset.with_options`` (kept and read back; they change nothing
+        in jaxsess's host pipelines).
+
+        Raises:
+          TypeError: ``options`` is not a ``tf.data.Options``.
+        """
+        if not isinstance(options, Options):
+            raise TypeError(f"`options` must be a `tf.data.Options`, got {type(options).__name__}.")
+        self._options = self.options().merge(options)
         return self
+
+    def options(self) -> Options:
+        """The options set by :meth:`with_options`, as ``Dataset.options``."""
+        return getattr(self, "_options", None) or Options()
 
     @staticmethod
     def choose_from_datasets(datasets: Sequence[Dataset], choice_dataset: Dataset,
@@ -472,6 +533,14 @@ class _Slices(Dataset):
         self._slices = slices
         super().__init__(nest.map_structure(lambda _: None, tensors), [c[1] for c in comps], shapes, captured)
 
+    def _cardinality(self, run: RunContext) -> int:
+        if not self._slices:
+            return 1
+        if self._n is not None:
+            return self._n
+        vals = [np.asarray(run.captured[v]) if isinstance(v, Tensor) else v for v in self._values]
+        return int(vals[0].shape[0]) if vals else 0
+
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         vals = [np.asarray(run.captured[v]) if isinstance(v, Tensor) else v for v in self._values]
         if not self._slices:
@@ -539,6 +608,9 @@ class _Range(Dataset):
         d = _dtypes.canonical(output_type)
         super().__init__(None, [d], [TensorShape([])], [t for a in self._args for t in _tensors_of(a)])
 
+    def _cardinality(self, run: RunContext) -> int:
+        return len(range(*[_resolve(a, run) for a in self._args]))
+
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         d = self._types[0].np_dtype
         for i in range(*[_resolve(a, run) for a in self._args]):
@@ -559,6 +631,13 @@ class _Zip(Dataset):
         captured = [t for p in self._parts for t in p._captured]
         super().__init__(structure, [t for p in self._parts for t in p._types],
                          [s for p in self._parts for s in p._shapes], captured)
+
+    def _cardinality(self, run: RunContext) -> int:
+        counts = [p._cardinality(run) for p in self._parts]
+        finite = [c for c in counts if c >= 0]
+        if finite:
+            return min(finite)
+        return UNKNOWN_CARDINALITY if UNKNOWN_CARDINALITY in counts else INFINITE_CARDINALITY
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         its = [p._iter(run) for p in self._parts]
@@ -747,6 +826,12 @@ class _Batch(Dataset):
                   for s in ds._shapes]
         Dataset.__init__(self, ds._structure, ds._types, shapes, ds._captured + _tensors_of(n))
 
+    def _cardinality(self, run: RunContext) -> int:
+        c, n = self._input._cardinality(run), _resolve(self._n, run)
+        if c < 0:
+            return c
+        return c // n if self._drop else -(-c // n)
+
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         n = _resolve(self._n, run)
         if n < 1:
@@ -796,6 +881,9 @@ class _Shuffle(Dataset):
         else:
             self._seeds = (int(s1), int(s2 or 0))
         Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+
+    def _cardinality(self, run: RunContext) -> int:
+        return self._input._cardinality(run)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         if self._reshuffle:
@@ -856,6 +944,14 @@ class _Repeat(Dataset):
         self._input, self._count = ds, count
         Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + _tensors_of(count))
 
+    def _cardinality(self, run: RunContext) -> int:
+        c, count = self._input._cardinality(run), _resolve(self._count, run)
+        if c == 0 or count == 0:
+            return 0
+        if count < 0:  # forever: infinite unless known empty, as TF's RepeatDataset
+            return INFINITE_CARDINALITY
+        return c * count if c >= 0 else c
+
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         count = _resolve(self._count, run)
         i = 0
@@ -887,6 +983,14 @@ class _Take(Dataset):
         shapes = ds._shapes
         Dataset.__init__(self, ds._structure, ds._types, shapes, ds._captured + _tensors_of(count))
 
+    def _cardinality(self, run: RunContext) -> int:
+        c, count = self._input._cardinality(run), _resolve(self._count, run)
+        if count < 0:
+            return c
+        if c == INFINITE_CARDINALITY:
+            return count
+        return min(c, count) if c >= 0 else c
+
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         count = _resolve(self._count, run)
         if count == 0:
@@ -901,6 +1005,12 @@ class _Skip(Dataset):
     def __init__(self, ds: Dataset, count: int | Tensor) -> None:
         self._input, self._count = ds, count
         Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured + _tensors_of(count))
+
+    def _cardinality(self, run: RunContext) -> int:
+        c, count = self._input._cardinality(run), _resolve(self._count, run)
+        if c < 0:
+            return c
+        return 0 if count < 0 else max(c - count, 0)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         count = _resolve(self._count, run)
@@ -919,6 +1029,14 @@ class _Concatenate(Dataset):
                   TensorShape([x if x == y else None for x, y in zip(s.as_list(), t.as_list())])
                   for s, t in zip(a._shapes, b._shapes)]
         Dataset.__init__(self, a._structure, a._types, shapes, a._captured + b._captured)
+
+    def _cardinality(self, run: RunContext) -> int:
+        a, b = self._a._cardinality(run), self._b._cardinality(run)
+        if INFINITE_CARDINALITY in (a, b):
+            return INFINITE_CARDINALITY
+        if UNKNOWN_CARDINALITY in (a, b):
+            return UNKNOWN_CARDINALITY
+        return a + b
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         yield from self._a._iter(run)
@@ -1083,6 +1201,12 @@ class _PaddedBatch(Dataset):
         Dataset.__init__(self, ds._structure, ds._types, shapes,
                          ds._captured + [f for f in fills if isinstance(f, Tensor)])
 
+    def _cardinality(self, run: RunContext) -> int:
+        c = self._input._cardinality(run)
+        if c < 0:
+            return c
+        return c // self._n if self._drop else -(-c // self._n)
+
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         fills = [run.captured[f] if isinstance(f, Tensor) else f for f in self._fills]
         pending: list[Element] = []
@@ -1140,6 +1264,15 @@ class _Window(Dataset):
         self._input, self._size, self._shift, self._stride, self._drop = ds, size, shift, stride, drop
         Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
         self._nested = True
+
+    def _cardinality(self, run: RunContext) -> int:
+        c = self._input._cardinality(run)
+        if c < 0:
+            return c
+        if self._drop:
+            rest = c - ((self._size - 1) * self._stride + 1)
+            return 0 if rest < 0 else rest // self._shift + 1
+        return -(-c // self._shift)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         upstream = self._input._iter(run)
@@ -1286,6 +1419,9 @@ class _Enumerate(Dataset):
         d = _dtypes.canonical(_dtypes.int64)
         Dataset.__init__(self, (None, ds._structure), [d, *ds._types], [TensorShape([]), *ds._shapes], ds._captured)
 
+    def _cardinality(self, run: RunContext) -> int:
+        return self._input._cardinality(run)
+
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         d = self._types[0].np_dtype
         for i, el in enumerate(self._input._iter(run), self._start):
@@ -1302,6 +1438,12 @@ class _Shard(Dataset):
                                               f"(currently index = {index}).")
         self._input, self._n, self._index = ds, num_shards, index
         Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+
+    def _cardinality(self, run: RunContext) -> int:
+        c = self._input._cardinality(run)
+        if c < 0:
+            return c
+        return c // self._n + (1 if self._index < c % self._n else 0)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         for i, el in enumerate(self._input._iter(run)):
@@ -1336,8 +1478,7 @@ class _Scan(Dataset):
                        [c[2] for c in comps] + ds._shapes)
 
         def step(s: Any, el: Any) -> Any:
-            args = el if isinstance(el, tuple) and not hasattr(el, "_fields") else (el,)
-            out = scan_func(s, *args)
+            out = scan_func(s, el)  # as TF: the element whole, a tuple one not unpacked
             if not isinstance(out, tuple | list) or len(out) != 2:
                 raise TypeError("The scan function must return a pair comprising the new state and the output "
                                 "value.")
@@ -1351,6 +1492,9 @@ class _Scan(Dataset):
             raise TypeError("The element types for the new state must match the initial state.")
         Dataset.__init__(self, out_structure, self._fn.types[n:], self._fn.shapes[n:],
                          ds._captured + self._fn.captured_outer)
+
+    def _cardinality(self, run: RunContext) -> int:
+        return self._input._cardinality(run)
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         state = list(self._state0)
@@ -1429,6 +1573,9 @@ class _Counter(Dataset):
     def __init__(self, start: int, step: int, dtype: Any) -> None:
         self._start, self._step = start, step
         super().__init__(None, [_dtypes.canonical(dtype)], [TensorShape([])])
+
+    def _cardinality(self, run: RunContext) -> int:
+        return INFINITE_CARDINALITY
 
     def _iter(self, run: RunContext) -> PyIterator[Element]:
         d = self._types[0].np_dtype

@@ -126,6 +126,70 @@ def _host_get_next(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...
     return tuple(out)
 
 
+def _cardinality_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    return [(TensorShape([]), _dtypes.int64)]
+
+
+@register_op("DatasetCardinality", num_outputs=1, infer=_cardinality_infer, lowering=device_lowering,
+             default_name="DatasetCardinality")
+def _cardinality_device(*inputs: Any, **attrs: Any) -> Any:  # pragma: no cover - host only
+    raise AssertionError("DatasetCardinality runs on the host")
+
+
+@register_host("DatasetCardinality", always=True, infer=_cardinality_infer)
+def _host_cardinality(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    ds = op.attrs["dataset"]
+    return (np.asarray(ds._cardinality(ds._run_context(dict(zip(ds._captured, inputs)), ctx)), np.int64),)
+
+
+def _element_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    ds = attrs["dataset"]
+    return list(zip(ds._shapes, ds._types))
+
+
+def _host_values(op: Operation, element: list[Any], types: list[Any]) -> tuple[Any, ...]:
+    return tuple(np.asarray(v, dtype=object) if d == _dtypes.string else np.asarray(v, dtype=d.np_dtype)
+                 for v, d in zip(element, types))
+
+
+@register_op("DatasetToSingleElement", num_outputs=lambda attrs: len(attrs["dataset"]._types),
+             infer=_element_infer, lowering=device_lowering, default_name="DatasetToSingleElement")
+def _single_device(*inputs: Any, **attrs: Any) -> Any:  # pragma: no cover - host only
+    raise AssertionError("DatasetToSingleElement runs on the host")
+
+
+@register_host("DatasetToSingleElement", always=True, infer=_element_infer)
+def _host_single(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    ds = op.attrs["dataset"]
+    elements = ds._iter(ds._run_context(dict(zip(ds._captured, inputs)), ctx))
+    first = next(elements, None)
+    if first is None:
+        raise errors.InvalidArgumentError(op.name, op, "Dataset was empty.")
+    if next(elements, None) is not None:
+        raise errors.InvalidArgumentError(op.name, op, "Dataset had more than one element.")
+    return _host_values(op, first, ds._types)
+
+
+def _reduce_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    return [(TensorShape(np.shape(v)), t) for v, t in zip(attrs["initial"], attrs["dataset"]._types)]
+
+
+@register_op("ReduceDataset", num_outputs=lambda attrs: len(attrs["initial"]), infer=_reduce_infer,
+             lowering=device_lowering, default_name="ReduceDataset")
+def _reduce_device(*inputs: Any, **attrs: Any) -> Any:  # pragma: no cover - host only
+    raise AssertionError("ReduceDataset runs on the host")
+
+
+@register_host("ReduceDataset", always=True, infer=_reduce_infer)
+def _host_reduce(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    # ``dataset`` scans the reduce function, each element its new state: the last one is the result
+    ds = op.attrs["dataset"]
+    last = list(op.attrs["initial"])
+    for last in ds._iter(ds._run_context(dict(zip(ds._captured, inputs)), ctx)):  # noqa: B007 - the last one
+        pass
+    return _host_values(op, last, ds._types)
+
+
 class Iterator(nest.ElementSpec):
     """An iterator over a dataset's elements, as ``tf.compat.v1.data.Iterator``.
 

@@ -10,19 +10,43 @@ from typing import Any
 from jaxsess import dtypes as _dtypes
 from jaxsess.data._dataset import (
     AUTOTUNE,
+    INFINITE_CARDINALITY,
+    UNKNOWN_CARDINALITY,
     Dataset,
     bucket_by_sequence_length as _bucket,
     group_by_window as _group_by_window,
 )
-from jaxsess.data._readers import CsvDataset as CsvDataset
+from jaxsess.data._options import (
+    AutoShardPolicy as AutoShardPolicy,
+    DistributeOptions as DistributeOptions,
+    OptimizationOptions as OptimizationOptions,
+    ThreadingOptions as ThreadingOptions,
+)
+from jaxsess.data._readers import (
+    CsvDataset as CsvDataset,
+    TFRecordWriter as TFRecordWriter,
+    make_csv_dataset as make_csv_dataset,
+)
+from jaxsess.graph._graph import Tensor
 
 __all__ = ["AUTOTUNE", "CsvDataset", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "Counter", "bucket_by_sequence_length",
+           "TFRecordWriter", "make_csv_dataset", "cardinality", "get_single_element", "AutoShardPolicy",
+           "DistributeOptions", "OptimizationOptions", "ThreadingOptions",
            "choose_from_datasets", "enumerate_dataset", "group_by_window", "ignore_errors", "map_and_batch", "parallel_interleave",
            "sample_from_datasets", "scan", "shuffle_and_repeat", "take_while", "unbatch", "unique"]
 
 Transformation = Callable[[Dataset], Dataset]
-INFINITE_CARDINALITY = -1
-UNKNOWN_CARDINALITY = -2
+
+
+def cardinality(dataset: Dataset) -> Tensor:
+    """``dataset.cardinality()``, as ``tf.data.experimental.cardinality``: an
+    int64 scalar, ``INFINITE_CARDINALITY`` (-1) or ``UNKNOWN_CARDINALITY`` (-2)."""
+    return dataset.cardinality()
+
+
+def get_single_element(dataset: Dataset) -> Any:
+    """``dataset.get_single_element()``, as ``tf.data.experimental.get_single_element``."""
+    return dataset.get_single_element()
 
 
 def map_and_batch(map_func: Callable[..., Any], batch_size: int, num_parallel_batches: Any = None,

@@ -239,12 +239,14 @@ from jaxsess.ops.functional_ops import (
     einsum as einsum,
     foldl as foldl,
     foldr as foldr,
+    function as function,
     map_fn as map_fn,
     scan as scan,
     vectorized_map as vectorized_map,
 )
 from jaxsess.ops.gradients import (
     AggregationMethod as AggregationMethod,
+    GradientTape as GradientTape,
     UnconnectedGradients as UnconnectedGradients,
     gradients as gradients,
     hessians as hessians,

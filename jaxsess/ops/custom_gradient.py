@@ -150,8 +150,8 @@ def _identity_n_from_tf(attrs: dict[str, Any], consts: list[Any]) -> dict[str, A
     default_name="IdentityN",
     tf=TFOp(types={}, to_tf=_identity_n_to_tf, from_tf=_identity_n_from_tf),
 )
-def _identity_n(*xs: Any, n: int) -> tuple[Any, ...]:
-    return tuple(xs)
+def _identity_n(*xs: Any, n: int) -> Any:
+    return xs[0] if n == 1 else tuple(xs)  # one output: the array itself, as every one-output op
 
 
 def identity_n(input: list[Any], name: str | None = None) -> list[Any]:

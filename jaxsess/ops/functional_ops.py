@@ -18,6 +18,7 @@ compiled plan.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,8 +42,9 @@ from jaxsess.ops._subgraph import (
     subgraph_externals,
     trace_subgraph,
 )
+from jaxsess.ops.custom_gradient import identity_n
 
-__all__ = ["scan", "map_fn", "foldl", "foldr", "einsum", "scan_loop", "vectorized_map"]
+__all__ = ["scan", "map_fn", "foldl", "foldr", "einsum", "scan_loop", "vectorized_map", "function"]
 
 
 # -- the Scan op ------------------------------------------------------------------------
@@ -441,3 +443,59 @@ def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop:
     ``tf.vectorized_map``: the values of :func:`map_fn` (whose ``Scan`` XLA compiles), output
     dtypes inferred from ``fn``; TF's pfor vectorisation is not reproduced."""
     return map_fn(fn, elems, name="vectorized_map")
+
+
+_STATEFUL_MARKS = ("Variable", "Assign", "Random", "Multinomial", "TruncatedNormal", "Scatter", "Apply", "Queue",
+                   "Iterator", "PyFunc", "Print")
+
+
+def _reads_variable(t: Tensor) -> bool:
+    """Whether ``t`` is a variable's value (its op, or the ``read`` identity of one)."""
+    op = t.op
+    if op.type == "Identity" and op.inputs:
+        op = op.inputs[0].op
+    return "Variable" in op.type or op.type == "VarHandleOp"
+
+
+def function(func: Callable[..., Any] | None = None, input_signature: Any = None, autograph: bool = True,
+             experimental_relax_shapes: bool = False, jit_compile: bool | None = None,
+             reduce_retracing: bool = False, experimental_compile: bool | None = None,
+             **kwargs: Any) -> Any:
+    """``tf.function`` in a TF1 graph: each call builds the function's ops in
+    the calling graph (as TF inlines a ``PartitionedCall`` when it runs), its
+    results named as TF names them (``PartitionedCall:0``, or
+    ``StatefulPartitionedCall:0`` when the function reads or writes state or
+    draws random numbers). Under eager execution, a plain call. Usable as
+    ``@tf.function`` or ``@tf.function(input_signature=...)``.
+
+    Python control flow on tensors is not converted (no AutoGraph): write
+    ``tf.cond``/``tf.while_loop`` inside, as TF1 code does.
+    """
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def call(*args: Any, **kw: Any) -> Any:
+            if executing_eagerly():
+                return fn(*args, **kw)
+            graph = get_default_graph()
+            before = len(graph.get_operations())
+            scope = graph.unique_name("StatefulPartitionedCall_fn")  # the inner ops' scope; renamed below
+            with graph.name_scope(scope + "/"):
+                out = fn(*args, **kw)
+            made = graph.get_operations()[before:]
+            stateful = any(m in op.type for op in made for m in _STATEFUL_MARKS) or any(
+                _reads_variable(t) for op in made for t in op.inputs)
+            leaves, tree = tree_util.tree_flatten(out, is_leaf=lambda x: isinstance(x, Tensor) or x is None)
+            tensors = [i for i, x in enumerate(leaves) if isinstance(x, Tensor)]
+            if not tensors:
+                return out
+            name = graph.unique_name("StatefulPartitionedCall" if stateful else "PartitionedCall")
+            passed = identity_n([leaves[i] for i in tensors], name=name + "/")
+            for i, t in zip(tensors, passed):
+                leaves[i] = t
+            return tree_util.tree_unflatten(tree, leaves)
+
+        call.python_function = fn  # type: ignore[attr-defined]
+        return call
+
+    return decorate if func is None else decorate(func)

@@ -17,9 +17,10 @@ of a gradient (``jax.vmap`` of the ``jax.vjp``).
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import jax
@@ -34,7 +35,7 @@ from jaxsess.ops._core import apply_op, convert_to_tensor, executing_eagerly
 from jaxsess.ops.custom_gradient import gradient_function, gradient_input
 from jaxsess.ops.fill_ops import zeros_like
 
-__all__ = ["AggregationMethod", "UnconnectedGradients", "gradients", "hessians", "jacobian", "subgraph_between"]
+__all__ = ["AggregationMethod", "GradientTape", "UnconnectedGradients", "gradients", "hessians", "jacobian", "subgraph_between"]
 
 
 class AggregationMethod:
@@ -557,3 +558,69 @@ def jacobian(y: Any, x: Any, name: str = "jacobian") -> Tensor | None:
         return None
     (out,) = _symbolic_gradient([x_t], [y_t], None, ops, external, connected, groups, name, jacobian=True)
     return out  # type: ignore[no-any-return]
+
+
+class GradientTape:
+    """``tf.GradientTape`` in a TF1 graph: ``gradient`` is :func:`gradients`
+    of the target with respect to the sources, as TF's tape gives in graph
+    mode for ops built inside the ``with`` block.
+
+    Args:
+      persistent: allow several ``gradient`` calls (else one, as TF).
+      watch_accessed_variables: accepted (every tensor and variable can be a
+        source in a graph).
+
+    jaxsess differentiates the graph itself, so an op built outside the
+    ``with`` block also carries gradients (TF's tape would not have recorded
+    it); eager execution has no tape (``gradient`` raises).
+    """
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        self._persistent = persistent
+        self._used = False
+        self._watched: list[Any] = []
+
+    def __enter__(self) -> GradientTape:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def watch(self, tensor: Any) -> None:
+        """Marks tensors as sources, as ``GradientTape.watch`` (any tensor is one in a graph)."""
+        self._watched.extend(tensor if isinstance(tensor, list | tuple) else [tensor])
+
+    def watched_variables(self) -> tuple[Any, ...]:
+        """The watched variables (``watch`` calls), as ``GradientTape.watched_variables``."""
+        return tuple(v for v in self._watched if hasattr(v, "initializer"))
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """A block whose ops the tape does not record, as ``GradientTape.stop_recording``."""
+        yield
+
+    def reset(self) -> None:
+        """Forgets what was watched and used, as ``GradientTape.reset``."""
+        self._watched, self._used = [], False
+
+    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
+                 unconnected_gradients: str | UnconnectedGradients = UnconnectedGradients.NONE) -> Any:
+        """The gradients of ``target`` (a tensor or a structure of them,
+        summed) with respect to ``sources``, in ``sources``' structure, as
+        ``GradientTape.gradient``: ``None`` for a source it does not depend on.
+
+        Raises:
+          RuntimeError: a second call on a non-persistent tape, or eager execution.
+        """
+        if executing_eagerly():
+            raise RuntimeError("jaxsess's GradientTape differentiates TF1 graphs; eager execution has no tape.")
+        if self._used and not self._persistent:
+            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of gradients "
+                               "(or jacobians)")
+        self._used = True
+        ys = jax.tree_util.tree_leaves(target, is_leaf=lambda x: x is None)
+        flat, tree = jax.tree_util.tree_flatten(sources, is_leaf=lambda x: x is None)
+        grad_ys = (None if output_gradients is None else
+                   jax.tree_util.tree_leaves(output_gradients, is_leaf=lambda x: x is None))
+        grads = gradients(ys, flat, grad_ys=grad_ys, unconnected_gradients=unconnected_gradients)
+        return jax.tree_util.tree_unflatten(tree, grads)

@@ -33,6 +33,7 @@ from jaxsess import (
     logging as logging,
     lookup as lookup,
     losses as losses,
+    manip as manip,
     math as math,
     metrics as metrics,
     nest as nest,
@@ -52,10 +53,18 @@ from jaxsess import (
     version as version,
 )
 from jaxsess._compat import (
+    control_flow_v2_enabled as control_flow_v2_enabled,
+    disable_control_flow_v2 as disable_control_flow_v2,
     disable_eager_execution as disable_eager_execution,
+    disable_tensor_equality as disable_tensor_equality,
     disable_v2_behavior as disable_v2_behavior,
+    disable_v2_tensorshape as disable_v2_tensorshape,
+    enable_control_flow_v2 as enable_control_flow_v2,
     enable_eager_execution as enable_eager_execution,
+    enable_tensor_equality as enable_tensor_equality,
     enable_v2_behavior as enable_v2_behavior,
+    enable_v2_tensorshape as enable_v2_tensorshape,
+    executing_eagerly_outside_functions as executing_eagerly_outside_functions,
     newaxis as newaxis,
 )
 from jaxsess._config import ConfigProto as ConfigProto, GPUOptions as GPUOptions
@@ -418,6 +427,7 @@ from jaxsess.ops.math_ops import (
     sigmoid as sigmoid,
     sign as sign,
     sin as sin,
+    sparse_matmul as sparse_matmul,
     sqrt as sqrt,
     square as square,
     squared_difference as squared_difference,
@@ -433,6 +443,9 @@ from jaxsess.ops.math_ops import (
 from jaxsess.ops.math_special_ops import (
     bitcast as bitcast,
     saturate_cast as saturate_cast,
+    sparse_segment_mean as sparse_segment_mean,
+    sparse_segment_sqrt_n as sparse_segment_sqrt_n,
+    sparse_segment_sum as sparse_segment_sum,
     to_complex64 as to_complex64,
     to_complex128 as to_complex128,
     truncatediv as truncatediv,
@@ -571,6 +584,8 @@ from jaxsess.ops.spectral_ops import (
 )
 from jaxsess.ops.state_ops import (
     Variable as Variable,
+    VariableAggregation as VariableAggregation,
+    VariableSynchronization as VariableSynchronization,
     VariableV1 as VariableV1,
     all_variables as all_variables,
     assign as assign,
@@ -619,6 +634,7 @@ from jaxsess.ops.tensor_array_ops import TensorArray as TensorArray
 from jaxsess.ops.tensor_util import make_ndarray as make_ndarray, make_tensor_proto as make_tensor_proto
 from jaxsess.ops.variable_checks import (
     assert_variables_initialized as assert_variables_initialized,
+    initialize_all_tables as initialize_all_tables,
     is_variable_initialized as is_variable_initialized,
     report_uninitialized_variables as report_uninitialized_variables,
     tables_initializer as tables_initializer,

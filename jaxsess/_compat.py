@@ -7,7 +7,17 @@ call that would turn TF2's eager execution on refuses clearly.
 
 from __future__ import annotations
 
+from jaxsess.graph._shape import disable_v2_tensorshape, enable_v2_tensorshape
+
 __all__ = [
+    "control_flow_v2_enabled",
+    "disable_control_flow_v2",
+    "disable_tensor_equality",
+    "disable_v2_tensorshape",
+    "enable_control_flow_v2",
+    "enable_tensor_equality",
+    "enable_v2_tensorshape",
+    "executing_eagerly_outside_functions",
     "disable_eager_execution",
     "disable_v2_behavior",
     "enable_eager_execution",
@@ -32,11 +42,42 @@ def disable_eager_execution() -> None:
 
 
 def disable_v2_behavior() -> None:
-    """No-op, as ``tf.compat.v1.disable_v2_behavior``: jaxsess has TF1 (graph) semantics."""
+    """TF1 behaviour, as ``tf.compat.v1.disable_v2_behavior``: jaxsess builds
+    graphs anyway; this turns on v1 shape behaviour (``shape[i]`` is a
+    ``Dimension``, see :func:`disable_v2_tensorshape`)."""
+    disable_v2_tensorshape()
 
 
 def enable_v2_behavior() -> None:
-    """No-op kept for symmetry; jaxsess does not emulate TF2 behaviour."""
+    """Turns v2 shape behaviour back on (``shape[i]`` an ``int``), as
+    ``tf.compat.v1.enable_v2_behavior`` does; eager execution stays off."""
+    enable_v2_tensorshape()
+
+
+def executing_eagerly_outside_functions() -> bool:
+    """``False``: graphs are built, as ``tf.compat.v1.executing_eagerly_outside_functions`` in graph mode."""
+    return False
+
+
+def control_flow_v2_enabled() -> bool:
+    """``False``, as ``tf.compat.v1.control_flow_v2_enabled`` under TF1 behaviour."""
+    return False
+
+
+def enable_control_flow_v2() -> None:
+    """No-op: jaxsess lowers ``cond``/``while_loop`` to XLA control flow either way."""
+
+
+def disable_control_flow_v2() -> None:
+    """No-op: jaxsess lowers ``cond``/``while_loop`` to XLA control flow either way."""
+
+
+def enable_tensor_equality() -> None:
+    """No-op: tensors hash by identity and ``==`` is not elementwise, as TF1."""
+
+
+def disable_tensor_equality() -> None:
+    """No-op: tensors hash by identity and ``==`` is not elementwise, as TF1."""
 
 
 def enable_eager_execution(config: object = None, device_policy: object = None, execution_mode: object = None) -> None:

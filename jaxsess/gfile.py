@@ -23,8 +23,13 @@ __all__ = [
     "GFile", "Open", "FastGFile",
     "exists", "Exists", "isdir", "IsDirectory", "makedirs", "MakeDirs", "mkdir", "MkDir",
     "glob", "Glob", "listdir", "ListDirectory", "remove", "Remove", "rmtree", "DeleteRecursively",
-    "copy", "Copy", "rename", "Rename", "stat", "Stat", "walk", "Walk",
+    "copy", "Copy", "rename", "Rename", "stat", "Stat", "walk", "Walk", "join",
 ]
+
+
+def join(path: Any, *paths: Any) -> str:
+    """The paths joined with ``/`` (local paths: ``os.path.join``), as ``tf.io.gfile.join``."""
+    return os.path.join(_local(path), *(_local(p) for p in paths))
 
 
 def _local(path: Any) -> str:

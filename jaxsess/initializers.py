@@ -14,6 +14,7 @@ from jaxsess.ops.init_ops import (
     RandomNormal as random_normal,
     RandomUniform as random_uniform,
     TruncatedNormal as truncated_normal,
+    UniformUnitScaling as uniform_unit_scaling,
     VarianceScaling as variance_scaling,
     Zeros as zeros,
     he_normal as he_normal,
@@ -29,6 +30,7 @@ from jaxsess.ops.state_ops import (
 from jaxsess.ops.variable_checks import tables_initializer as tables_initializer
 
 __all__ = [
+    "uniform_unit_scaling",
     "constant", "glorot_normal", "glorot_uniform", "identity", "ones", "orthogonal", "random_normal",
     "random_uniform", "truncated_normal", "variance_scaling", "zeros", "he_normal", "he_uniform", "lecun_normal",
     "lecun_uniform", "global_variables", "local_variables", "variables", "tables_initializer",

@@ -31,8 +31,13 @@ from jaxsess.ops.sparse_tensor import SparseTensor as SparseTensor, sparse_place
 __all__ = [
     "SparseTensor", "add", "concat", "from_dense", "matmul", "placeholder", "reduce_max", "reduce_sum", "reorder", "reshape",
     "retain", "slice", "softmax", "sparse_dense_matmul", "to_dense", "transpose", "fill_empty_rows", "maximum",
-    "minimum", "split", "eye", "expand_dims", "to_indicator",
+    "minimum", "split", "eye", "expand_dims", "to_indicator", "segment_sum", "segment_mean", "segment_sqrt_n",
 ]
+from jaxsess.ops.math_special_ops import (  # noqa: E402
+    sparse_segment_mean as segment_mean,
+    sparse_segment_sqrt_n as segment_sqrt_n,
+    sparse_segment_sum as segment_sum,
+)
 from jaxsess.ops.sparse_surface_ops import (  # noqa: E402
     expand_dims as expand_dims,
     eye as eye,

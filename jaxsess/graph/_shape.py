@@ -5,13 +5,40 @@ A shape is ``None`` (unknown rank) or a tuple of ``int``/``None`` dimensions.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["TensorShape", "Dimension", "as_shape", "as_dimension"]
+__all__ = ["TensorShape", "Dimension", "as_shape", "as_dimension", "enable_v2_tensorshape", "disable_v2_tensorshape",
+           "v2_tensorshape_enabled"]
+
+# TF's shape behaviour: v2 (the default, as TF 2.x) indexes a shape to ``int``/``None``; v1 (after
+# ``disable_v2_behavior()``/``disable_v2_tensorshape()``) to ``Dimension``s.
+_V2 = [True]
 
 
-class Dimension:
+def enable_v2_tensorshape() -> None:
+    """Indexing or iterating a ``TensorShape`` gives ``int``/``None``, as ``tf.compat.v1.enable_v2_tensorshape``."""
+    _V2[0] = True
+
+
+def disable_v2_tensorshape() -> None:
+    """Indexing or iterating a ``TensorShape`` gives ``Dimension``s (``shape[1].value``), as
+    ``tf.compat.v1.disable_v2_tensorshape`` (and ``disable_v2_behavior``)."""
+    _V2[0] = False
+
+
+def v2_tensorshape_enabled() -> bool:
+    """Whether v2 shape behaviour is on (see :func:`enable_v2_tensorshape`)."""
+    return _V2[0]
+
+
+class _DimensionType(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return type.__instancecheck__(cls, obj) or type(obj) is _KnownDimension
+
+
+class Dimension(metaclass=_DimensionType):
     """One dimension of a shape, as ``tf.compat.v1.Dimension``: ``value`` is an ``int`` or
     ``None`` (unknown); arithmetic with an unknown dimension is unknown, and so is comparing
     one (``None``). ``TensorShape.dims`` holds these; indexing a shape gives plain ints (v2)."""
@@ -91,6 +118,67 @@ class Dimension:
 
     def __str__(self) -> str:
         return "?" if self._value is None else str(self._value)
+
+
+class _KnownDimension(int):
+    """A known dimension under v1 shape behaviour: an ``int`` (so every API
+    takes it) with :class:`Dimension`'s ``value``, methods and repr;
+    ``isinstance(d, Dimension)`` holds, as for TF's."""
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> int:
+        return int(self)
+
+    _value = value
+
+    def is_compatible_with(self, other: Any) -> bool:
+        o = as_dimension(other).value
+        return o is None or o == int(self)
+
+    def assert_is_compatible_with(self, other: Any) -> None:
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Dimensions {self} and {other} are not compatible")
+
+    def merge_with(self, other: Any) -> _KnownDimension:
+        self.assert_is_compatible_with(other)
+        return self
+
+    def __repr__(self) -> str:
+        return f"Dimension({int(self)})"
+
+    def __str__(self) -> str:
+        return str(int(self))
+
+
+def _known_op(name: str) -> Any:
+    base = getattr(int, name)
+
+    def op(self: _KnownDimension, other: Any) -> Any:
+        r = base(self, other)
+        return _KnownDimension(r) if type(r) is int else r
+
+    return op
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__", "__rfloordiv__",
+              "__mod__", "__rmod__"):
+    setattr(_KnownDimension, _name, _known_op(_name))
+
+
+def _from_jaxsess(frame: Any) -> bool:
+    name = frame.f_globals.get("__name__", "")
+    return bool(name == "jaxsess" or name.startswith("jaxsess."))
+
+
+def _v1_dim(d: int | None, internal: bool) -> Any:
+    """A dimension as v1 shape behaviour gives it: a known one as
+    :class:`_KnownDimension`, an unknown one as ``Dimension(None)`` to user
+    code and as ``None`` to jaxsess's own (``internal``: it tests ``is None``)."""
+    if d is not None:
+        return _KnownDimension(d)
+    return None if internal else Dimension(None)
 
 
 def as_dimension(value: Any) -> Dimension:
@@ -203,17 +291,27 @@ class TensorShape:
             raise ValueError("Cannot take the length of shape with unknown rank.")
         return len(self._dims)
 
-    def __iter__(self) -> Iterator[int | None]:
+    def __iter__(self) -> Iterator[Any]:
         if self._dims is None:
             raise ValueError("Cannot iterate over a shape with unknown rank.")
-        return iter(self._dims)
+        if _V2[0]:
+            return iter(self._dims)
+        internal = _from_jaxsess(sys._getframe(1))
+        return iter([_v1_dim(d, internal) for d in self._dims])
 
     def __getitem__(self, key: Any) -> Any:
+        """A dimension (``int``/``None``; under v1 shape behaviour a
+        ``Dimension``), or a ``TensorShape`` for a slice, as ``TensorShape.__getitem__``."""
         if self._dims is None:
-            return TensorShape(None) if isinstance(key, slice) else None
+            if isinstance(key, slice):
+                return TensorShape(None)
+            return None if _V2[0] else _v1_dim(None, _from_jaxsess(sys._getframe(1)))
         if isinstance(key, slice):
             return TensorShape(self._dims[key])
-        return self._dims[key]
+        d = self._dims[key]
+        if _V2[0]:
+            return d
+        return _v1_dim(d, d is not None or _from_jaxsess(sys._getframe(1)))
 
     def __eq__(self, other: Any) -> bool:
         try:

@@ -992,3 +992,10 @@ def cumprod(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = Fals
     ax = _axis_attr(axis)
     return apply_op("Cumprod", (convert_to_tensor(x),),
                     {"axis": ax[0] if ax else 0, "exclusive": bool(exclusive), "reverse": bool(reverse)}, name=name)
+
+
+def sparse_matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False, a_is_sparse: bool = False,
+                  b_is_sparse: bool = False, name: str | None = None) -> Any:
+    """``matmul(a, b)`` of 2-D float32/bfloat16 matrices, as ``tf.compat.v1.sparse_matmul`` (the
+    sparsity hints change nothing under XLA). Raises as :func:`matmul`."""
+    return matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b, name=name)

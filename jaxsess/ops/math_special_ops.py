@@ -276,3 +276,59 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
         count = segment_ops.unsorted_segment_sum(array_ops.ones_like(x), segment_ids, num_segments)
         total = segment_ops.unsorted_segment_sum(x, segment_ids, num_segments)
         return math_ops.truediv(total, math_ops.sqrt(math_ops.maximum(count, 1)))
+
+
+def _sparse_segment(kind: str, data: Any, indices: Any, segment_ids: Any, name: str | None,
+                    num_segments: Any) -> Any:
+    op = {"sum": "SparseSegmentSum", "mean": "SparseSegmentMean", "sqrt_n": "SparseSegmentSqrtN"}[kind]
+    with op_scope(name, op, [data, indices, segment_ids]):
+        rows = array_ops.gather(convert_to_tensor(data, name="data"), indices)
+        if num_segments is None:  # as the sorted segment ops: max(segment_ids) + 1 rows, known when built
+            ids = segment_ops._ids_check(segment_ids, op)
+            val = segment_ops._known(ids)
+            if val is None:
+                raise segment_ops.DataDependentShapeError(
+                    op, ids, f"Pass num_segments to tf.sparse.segment_{kind}, known when the graph is built.")
+            flat = np.ravel(val)
+            if flat.size and (np.any(flat < 0) or np.any(np.diff(flat) < 0)):
+                raise ValueError(f"{op}: segment ids must be sorted and non-negative, got {flat.tolist()!r:.200}.")
+            num_segments = int(flat.max()) + 1 if flat.size else 0
+            given = False
+        else:
+            given = True
+        if kind == "sum":
+            out = segment_ops.unsorted_segment_sum(rows, segment_ids, num_segments)
+        elif kind == "mean":
+            out = segment_ops.unsorted_segment_mean(rows, segment_ids, num_segments)
+        else:
+            out = unsorted_segment_sqrt_n(rows, segment_ids, num_segments)
+        if not given and out.shape.ndims:  # TF's static shape: the segment count is known only when run
+            out._shape = TensorShape([None, *out.shape.as_list()[1:]])
+        return out
+
+
+def sparse_segment_sum(data: Any, indices: Any, segment_ids: Any, name: str | None = None,
+                       num_segments: Any = None) -> Any:
+    """``segment_sum(gather(data, indices), segment_ids)``, as
+    ``tf.sparse.segment_sum`` (``tf.compat.v1.sparse_segment_sum``): ``[segments, *data.shape[1:]]``,
+    ``segments`` = ``num_segments`` or ``max(segment_ids) + 1`` (then ids known when built, sorted).
+
+    Raises:
+      DataDependentShapeError: no ``num_segments`` and ids fed or computed.
+      ValueError: ids known when built that are unsorted or negative.
+    """
+    return _sparse_segment("sum", data, indices, segment_ids, name, num_segments)
+
+
+def sparse_segment_mean(data: Any, indices: Any, segment_ids: Any, name: str | None = None,
+                        num_segments: Any = None) -> Any:
+    """The mean of the gathered rows per segment (empty segments 0), as
+    ``tf.sparse.segment_mean``; shapes and errors as :func:`sparse_segment_sum`."""
+    return _sparse_segment("mean", data, indices, segment_ids, name, num_segments)
+
+
+def sparse_segment_sqrt_n(data: Any, indices: Any, segment_ids: Any, name: str | None = None,
+                          num_segments: Any = None) -> Any:
+    """The sum of the gathered rows per segment over ``sqrt(count)``, as
+    ``tf.sparse.segment_sqrt_n``; shapes and errors as :func:`sparse_segment_sum`."""
+    return _sparse_segment("sqrt_n", data, indices, segment_ids, name, num_segments)

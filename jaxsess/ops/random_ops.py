@@ -220,7 +220,7 @@ def _tf_stream(ctx: Any, seed: int, seed2: int, dtype: Any, shape: tuple[int, ..
         return None
     if np.dtype(dtype) not in _philox.SUPPORTED_FLOATS and np.dtype(dtype) != np.int32:
         return None
-    if not all(type(d) is int for d in shape):  # symbolic (shape-polymorphic export): JAX's draws
+    if not all(isinstance(d, int) for d in shape):  # symbolic (shape-polymorphic export): JAX's draws
         return None
     return ctx.rng_stream(seed, seed2, math.prod(shape))
 
@@ -261,7 +261,7 @@ def _shuffle(ctx: Any, x: Any, *, seed: int, seed2: int, seeded: bool) -> Any:
     if x.ndim == 0:
         return x
     n = x.shape[0]
-    if seeded and type(n) is int and n < 2**31:  # TF's permutation (the counter counts 128-bit samples here)
+    if seeded and isinstance(n, int) and n < 2**31:  # TF's permutation (the counter counts 128-bit samples here)
         drawn = ctx.rng_stream(seed, seed2, _philox.shuffle_samples(n))
         if drawn is not None:
             return jnp.take(x, _philox.shuffle_permutation(seed, seed2, drawn, n), axis=0)
@@ -291,7 +291,7 @@ def _host_shuffle(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]
 @register_op("Multinomial", stateful=True, random=True, default_name="multinomial")
 def _multinomial(ctx: Any, logits: Any, *, num_samples: int, output_dtype: Any, seed: int, seed2: int, seeded: bool) -> Any:
     b, c = logits.shape
-    if (seeded and type(b) is int and type(c) is int and b * num_samples > 0 and c > 0
+    if (seeded and isinstance(b, int) and isinstance(c, int) and b * num_samples > 0 and c > 0
             and _philox.multinomial_one_shard(b, c, num_samples)):
         # TF's draws (TF reserves 2 * ceil4(num_samples) values per row); past one shard TF's
         # values depend on its thread pool, so JAX's draws are as good

@@ -26,6 +26,7 @@ Inside an ``EagerSession`` a variable holds its value in that session at once:
 from __future__ import annotations
 
 import contextlib
+import enum
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -45,6 +46,8 @@ from jaxsess.ops.random_ops import lifted_seeds
 
 __all__ = [
     "Variable",
+    "VariableAggregation",
+    "VariableSynchronization",
     "VariableV1",
     "assign",
     "assign_add",
@@ -689,3 +692,24 @@ def scatter_nd_add(ref: Any, indices: Any, updates: Any, use_locking: bool = Fal
 def scatter_nd_sub(ref: Any, indices: Any, updates: Any, use_locking: bool = False, name: str | None = None) -> Any:
     """Subtracts ``updates`` from the slices of ``ref`` at ``indices``, as ``tf.compat.v1.scatter_nd_sub``."""
     return _scatter("ScatterNdSub", "scatter_nd_sub", ref, indices, updates, name)
+
+
+class VariableSynchronization(enum.Enum):
+    """When a distributed variable is synchronized, as ``tf.VariableSynchronization``
+    (accepted by ``get_variable``/``Variable``; one process has nothing to synchronize)."""
+
+    AUTO = 0
+    NONE = 1
+    ON_WRITE = 2
+    ON_READ = 3
+
+
+class VariableAggregation(enum.Enum):
+    """How replicas' updates of a variable combine, as ``tf.compat.v1.VariableAggregation``
+    (accepted by ``get_variable``/``Variable``)."""
+
+    NONE = 0
+    SUM = 1
+    MEAN = 2
+    ONLY_FIRST_REPLICA = 3
+    ONLY_FIRST_TOWER = 3  # noqa: PIE796 - TF's alias of ONLY_FIRST_REPLICA

@@ -27,6 +27,7 @@ __all__ = [
     "report_uninitialized_variables",
     "assert_variables_initialized",
     "tables_initializer",
+    "initialize_all_tables",
 ]
 
 
@@ -117,3 +118,8 @@ def tables_initializer(name: str = "init_all_tables") -> Any:
     if inits:
         return group(*inits, name=name)
     return no_op(name=name)
+
+
+def initialize_all_tables(name: str = "init_all_tables") -> Any:
+    """:func:`tables_initializer`, as TF 1's deprecated ``tf.compat.v1.initialize_all_tables``."""
+    return tables_initializer(name)

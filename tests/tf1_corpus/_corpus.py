@@ -21,6 +21,7 @@ import base64
 import json
 import math
 import re
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -60,7 +61,12 @@ def run_program(name: str, *, swap_to_jaxsess: bool) -> dict[str, Any]:
         # not failures of the program (the suite turns other warnings into errors).
         warnings.simplefilter("ignore", UserWarning)
         warnings.simplefilter("ignore", DeprecationWarning)
-        exec(code, ns)
+        try:
+            exec(code, ns)
+        finally:  # a program's disable_v2_behavior() does not outlive it (each TF program runs in a fresh process)
+            shape_module = sys.modules.get("jaxsess.graph._shape")
+            if shape_module is not None:
+                shape_module.enable_v2_tensorshape()
     results = ns.get("RESULTS")
     if not isinstance(results, dict) or not results:
         raise AssertionError(f"program {name} left no RESULTS")

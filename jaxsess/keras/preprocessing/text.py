@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["text_to_word_sequence", "Tokenizer"]
+__all__ = ["text_to_word_sequence", "Tokenizer", "hashing_trick", "one_hot", "tokenizer_from_json"]
 
 #: Keras' default ``filters``: the characters replaced by ``split``.
 DEFAULT_FILTERS = '!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~\t\n'
@@ -63,6 +65,21 @@ class Tokenizer:
         self.word_index: dict[str, int] = {}
         self.index_word: dict[int, str] = {}
         self.analyzer = analyzer
+
+    def get_config(self) -> dict[str, Any]:
+        """The settings and the tables (JSON strings), as ``Tokenizer.get_config``."""
+        return {
+            "num_words": self.num_words, "filters": self.filters, "lower": self.lower, "split": self.split,
+            "char_level": self.char_level, "oov_token": self.oov_token, "document_count": self.document_count,
+            "word_counts": json.dumps(self.word_counts), "word_docs": json.dumps(self.word_docs),
+            "index_docs": json.dumps(self.index_docs), "index_word": json.dumps(self.index_word),
+            "word_index": json.dumps(self.word_index),
+        }
+
+    def to_json(self, **kwargs: Any) -> str:
+        """``{"class_name": "Tokenizer", "config": get_config()}`` as JSON (``kwargs`` to ``json.dumps``),
+        as ``Tokenizer.to_json``; read back with :func:`tokenizer_from_json`."""
+        return json.dumps({"class_name": type(self).__name__, "config": self.get_config()}, **kwargs)
 
     def _tokens(self, text: Any) -> list[str]:
         if self.char_level or isinstance(text, list):
@@ -178,3 +195,40 @@ class Tokenizer:
                     idf = np.log(1 + self.document_count / (1 + self.index_docs.get(j, 0)))
                     x[i][j] = (1 + np.log(c)) * idf
         return x
+
+
+def hashing_trick(text: str, n: int, hash_function: Any = None, filters: str = DEFAULT_FILTERS, lower: bool = True,
+                  split: str = " ", analyzer: Any = None) -> list[int]:
+    """Each word of ``text`` hashed to an index in ``[1, n)``, as Keras'
+    ``hashing_trick``: ``hash_function(word) % (n - 1) + 1``, with Python's
+    ``hash`` by default (salted per process unless ``PYTHONHASHSEED`` is set,
+    as in Keras) or ``'md5'``."""
+    if hash_function is None:
+        hash_function = hash
+    elif hash_function == "md5":
+        def hash_function(w: str) -> int:
+            return int(hashlib.md5(w.encode()).hexdigest(), 16)
+    seq = text_to_word_sequence(text, filters=filters, lower=lower, split=split) if analyzer is None else analyzer(text)
+    return [hash_function(w) % (n - 1) + 1 for w in seq]
+
+
+def one_hot(input_text: str, n: int, filters: str = DEFAULT_FILTERS, lower: bool = True, split: str = " ",
+            analyzer: Any = None) -> list[int]:
+    """:func:`hashing_trick` with Python's ``hash``, as Keras' ``one_hot`` (indices, not one-hot vectors)."""
+    return hashing_trick(input_text, n, hash_function=hash, filters=filters, lower=lower, split=split,
+                         analyzer=analyzer)
+
+
+def tokenizer_from_json(json_string: str) -> Tokenizer:
+    """A :class:`Tokenizer` from ``Tokenizer.to_json()``, as Keras' ``tokenizer_from_json``
+    (``word_counts``/``word_docs`` come back as plain dicts, as Keras')."""
+    config = dict(json.loads(json_string)["config"])
+    tables = {k: json.loads(config.pop(k)) for k in ("word_counts", "word_docs", "index_docs", "index_word",
+                                                     "word_index")}
+    tokenizer = Tokenizer(**config)
+    tokenizer.word_counts = tables["word_counts"]
+    tokenizer.word_docs = tables["word_docs"]
+    tokenizer.index_docs = {int(k): v for k, v in tables["index_docs"].items()}  # type: ignore[assignment]
+    tokenizer.index_word = {int(k): v for k, v in tables["index_word"].items()}
+    tokenizer.word_index = tables["word_index"]
+    return tokenizer

@@ -11,6 +11,7 @@ installs the ``Tensor`` operators and the notebook displays.
 from jaxsess import (
     _display,
     app as app,
+    audio as audio,
     bitwise as bitwise,
     config as config,
     contrib as contrib,

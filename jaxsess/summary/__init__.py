@@ -10,6 +10,7 @@ from jaxsess._tfproto import (
     TaggedRunMetadata as TaggedRunMetadata,
 )
 from jaxsess.summary._ops import (
+    audio as audio,
     histogram as histogram,
     image as image,
     merge as merge,

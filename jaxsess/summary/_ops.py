@@ -37,8 +37,9 @@ from jaxsess.graph._graph import GraphKeys, Operation, Tensor, get_default_graph
 from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.graph._shape import TensorShape
 from jaxsess.ops._core import apply_op, constant_value, convert_to_tensor
+from jaxsess.ops.audio_ops import wav_bytes
 
-__all__ = ["scalar", "histogram", "image", "text", "merge", "merge_all"]
+__all__ = ["scalar", "histogram", "image", "audio", "text", "merge", "merge_all"]
 
 
 def _summary_bytes(values: list[Any]) -> bytes:
@@ -171,6 +172,29 @@ def _image_impl(x: Any, *, tag: str, max_outputs: int) -> Any:
     return jnp.clip(jnp.floor(scaled), 0, 255).astype(jnp.uint8)  # TF truncates
 
 
+# -- audio -------------------------------------------------------------------------------
+
+
+def _audio_host(value: np.ndarray, op: Operation) -> bytes:
+    tag, rate = op.attrs["tag"], op.attrs["sample_rate"]
+    out = []
+    for i in range(value.shape[0]):
+        clip = np.asarray(value[i], np.float32)
+        name = f"{tag}/audio" if op.attrs["max_outputs"] == 1 else f"{tag}/audio/{i}"
+        enc = _tfproto.Summary.Audio(sample_rate=rate, num_channels=clip.shape[1], length_frames=clip.shape[0],
+                                     encoded_audio_string=wav_bytes(clip, int(rate)), content_type="audio/wav")
+        out.append(_tfproto.Summary.Value(tag=name, audio=enc))
+    return _summary_bytes(out)
+
+
+@register_op("AudioSummaryV2", default_name="AudioSummaryV2", infer=_summary_infer, host_output=_audio_host)
+def _audio_impl(x: Any, *, tag: str, max_outputs: int, sample_rate: float) -> Any:
+    if x.ndim not in (2, 3):
+        raise ValueError(f"Tensor must be 2-D or 3-D (batch, frames[, channels]), not {list(x.shape)}")
+    x = x[:max_outputs].astype(jnp.float32)
+    return x[..., None] if x.ndim == 2 else x
+
+
 # -- text -------------------------------------------------------------------------------
 
 
@@ -290,6 +314,26 @@ def image(name: str, tensor: Any, max_outputs: int = 3, collections: Sequence[st
     """
     x = convert_to_tensor(tensor)
     return _summary_op("ImageSummary", name, [x], {"max_outputs": int(max_outputs)}, collections, family)
+
+
+def audio(name: str, tensor: Any, sample_rate: Any, max_outputs: int = 3, collections: Sequence[str] | None = None,
+          family: str | None = None) -> Tensor:
+    """Up to ``max_outputs`` clips of ``tensor`` (``float[N, frames]`` or ``[N, frames, channels]``
+    in [-1, 1]) as 16-bit WAV files, as ``tf.compat.v1.summary.audio``; tags
+    ``'<name>/audio/<i>'`` (``'<name>/audio'`` when ``max_outputs`` is 1).
+
+    Raises:
+      TypeError: ``sample_rate`` is a tensor computed in the run (jaxsess takes a number, or a
+        tensor known when the graph is built).
+      ValueError: not 2-D or 3-D (names the node).
+    """
+    rate = constant_value(sample_rate) if isinstance(sample_rate, Tensor) else sample_rate
+    if rate is None:
+        raise TypeError(f"jaxsess's summary.audio takes a sample_rate known when the graph is built, got "
+                        f"{sample_rate.name} (summary {name!r}).")
+    x = convert_to_tensor(tensor, dtype=_dtypes.float32)
+    return _summary_op("AudioSummaryV2", name, [x], {"max_outputs": int(max_outputs), "sample_rate": float(rate)},
+                       collections, family)
 
 
 def text(name: str, tensor: Any, collections: Sequence[str] | None = None) -> Tensor:

@@ -831,3 +831,26 @@ def _host_strided_slice(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any
         return (np.asarray(x[_rebuild(op.attrs["spec"], tuple(int(v) for v in inputs[1:]))], dtype=object),)
     except IndexError as e:
         raise errors.InvalidArgumentError(op.name, op, f"slice index out of bounds: {e}") from None
+
+
+def _gather_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    p, i = TensorShape(specs[0][0]), TensorShape(specs[1][0])
+    if p.ndims is None or i.ndims is None:
+        return [(TensorShape(None), _dtypes.string)]
+    dims, axis = p.as_list(), attrs["axis"] % p.ndims
+    return [(TensorShape(dims[:axis] + i.as_list()[attrs["batch_dims"]:] + dims[axis + 1:]), _dtypes.string)]
+
+
+@register_host("GatherV2", infer=_gather_infer)
+def _host_gather(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    """``tf.gather`` of strings (``tf.gather(class_names, tf.argmax(scores, 1))``), as TF's CPU kernel."""
+    params, indices = np.asarray(inputs[0], dtype=object), np.asarray(inputs[1])
+    axis = op.attrs["axis"] % params.ndim
+    if op.attrs["batch_dims"]:
+        raise errors.UnimplementedError(op.name, op, "jaxsess gathers strings with batch_dims=0 only.")
+    bad = (indices < 0) | (indices >= params.shape[axis])
+    if bad.any():
+        pos = tuple(int(k) for k in np.argwhere(bad)[0])
+        raise errors.InvalidArgumentError(
+            op.name, op, f"indices[{','.join(map(str, pos))}] = {int(indices[pos])} is not in [0, {params.shape[axis]})")
+    return (np.take(params, indices, axis=axis),)

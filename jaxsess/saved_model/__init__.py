@@ -43,8 +43,10 @@ from jaxsess.saved_model.signature_constants import (
 )
 from jaxsess.saved_model.signature_def_utils import (
     build_signature_def as build_signature_def,
+    classification_signature_def as classification_signature_def,
     is_valid_signature as is_valid_signature,
     predict_signature_def as predict_signature_def,
+    regression_signature_def as regression_signature_def,
 )
 from jaxsess.saved_model.tag_constants import GPU as GPU, SERVING as SERVING, TPU as TPU, TRAINING as TRAINING
 from jaxsess.saved_model.utils import (
@@ -57,7 +59,7 @@ contains_saved_model = maybe_saved_model_directory
 __all__ = [
     "builder", "constants", "loader", "signature_constants", "signature_def_utils", "tag_constants", "utils",
     "Builder", "simple_save", "load", "maybe_saved_model_directory", "contains_saved_model",
-    "build_signature_def", "predict_signature_def", "is_valid_signature", "build_tensor_info",
+    "build_signature_def", "predict_signature_def", "classification_signature_def", "regression_signature_def", "is_valid_signature", "build_tensor_info",
     "get_tensor_from_tensor_info", "SERVING", "TRAINING", "GPU", "TPU",
     "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "PREDICT_INPUTS", "PREDICT_METHOD_NAME", "PREDICT_OUTPUTS",
     "CLASSIFY_INPUTS", "CLASSIFY_METHOD_NAME", "CLASSIFY_OUTPUT_CLASSES", "CLASSIFY_OUTPUT_SCORES",

@@ -47,10 +47,11 @@ class HostContext:
 
 
 class _Analysis:
-    __slots__ = ("host_ops", "host_out", "dev_inputs", "feed_out", "dev_after", "consts")
+    __slots__ = ("host_ops", "host_out", "dev_inputs", "feed_out", "dev_after", "consts", "rng_out")
 
     def __init__(self, host_ops: list[Operation], host_out: set[Tensor], dev_inputs: list[Tensor],
-                 feed_out: list[Tensor], dev_after: dict[Tensor, int], consts: list[Tensor]) -> None:
+                 feed_out: list[Tensor], dev_after: dict[Tensor, int], consts: list[Tensor],
+                 rng_out: list[Tensor]) -> None:
         self.host_ops = host_ops
         self.host_out = host_out
         self.dev_inputs = dev_inputs
@@ -58,6 +59,9 @@ class _Analysis:
         # dev_after[t]: the index of the last host op that device input t needs (-1: none)
         self.dev_after = dev_after
         self.consts = consts  # constant inputs of host ops, read from the graph
+        # the outputs of the random ops the device runs before host ops compute: fetched there
+        # and fed to the later runs, so each draws once per run, as TF (not again in the last run)
+        self.rng_out = rng_out
 
 
 _RESOURCES: weakref.WeakKeyDictionary[Any, dict[Any, Any]] = weakref.WeakKeyDictionary()
@@ -122,11 +126,13 @@ def _analyze(leaves: list[Any], fed: set[Tensor]) -> _Analysis:
                     )
                 feed_out[t] = None
     index = {op: i for i, op in enumerate(host_ops)}
+    upstream = prune(list(dev_inputs), [], fed) if dev_inputs else []
+    rng_out = [t for op in upstream if op not in index and op._op_def.random for t in op.outputs]
     dev_after = {}
-    for t in dev_inputs:
+    for t in [*dev_inputs, *rng_out]:
         deps = [index[op] for op in prune([t], [], fed) if op in index]
         dev_after[t] = max(deps, default=-1)
-    return _Analysis(host_ops, host_out, list(dev_inputs), list(feed_out), dev_after, list(consts))
+    return _Analysis(host_ops, host_out, list(dev_inputs), list(feed_out), dev_after, list(consts), rng_out)
 
 
 def host_value(t: Tensor, value: Any) -> Any:
@@ -187,10 +193,11 @@ def run(session: Any, fetches: Any, feed_dict: Any, options: Any = None, run_met
                     # One device run computes every device input that needs no later
                     # host op (usually all of them: one run per step), fed the host
                     # outputs computed so far (e.g. a check on an iterator's batch).
-                    ready = [t for t in an.dev_inputs if an.dev_after[t] < i and t not in env]
+                    ready = [t for t in (*an.dev_inputs, *an.rng_out) if an.dev_after[t] < i and t not in env]
                     feeds_now = dict(dev_feeds)
                     feeds_now.update((t, env[t]) for h in an.host_ops[:i] for t in h.outputs
                                      if t.dtype != _dtypes.string)
+                    feeds_now.update((t, env[t]) for t in an.rng_out if t in env)
                     vals = session.run(ready, feeds_now)
                     env.update((t, np.array(v)) for t, v in zip(ready, vals))
                 if is_blocking(op):  # a queue op waits for other threads' runs: without the lock
@@ -209,6 +216,7 @@ def run(session: Any, fetches: Any, feed_dict: Any, options: Any = None, run_met
                       and not (isinstance(e, Operation) and e in an.host_ops)]
         for t in an.feed_out:
             dev_feeds[t] = env[t]
+        dev_feeds.update((t, env[t]) for t in an.rng_out if t in env)
         if len(dev_leaves) == 1 and isinstance(dev_leaves[0], Tensor):  # the fast path of Session.run
             dev_vals = iter([session.run(dev_leaves[0], dev_feeds)])
         else:

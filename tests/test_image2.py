@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess.ops.segment_ops import DataDependentShapeError
 
 RNG = np.random.RandomState(0)
 IMG = RNG.rand(1, 4, 4, 3).astype(np.float32)
@@ -116,8 +115,10 @@ def test_non_max_suppression_padded_with_run_time_boxes(sess: tf.Session) -> Non
     i, c = sess.run([idx, n], feed)
     np.testing.assert_array_equal(i, [2, 0, 3, 0, 0])
     assert c == 3
-    with pytest.raises(DataDependentShapeError, match="non_max_suppression_padded"):
-        tf.image.non_max_suppression(boxes, scores, 3)
+    kept = tf.image.non_max_suppression(boxes, scores, 3)  # run-time boxes: a host op of run-time length
+    assert kept.shape.as_list() == [None] and kept.dtype == tf.int32
+    np.testing.assert_array_equal(sess.run(kept, feed), [2, 0, 3])
+    np.testing.assert_array_equal(sess.run(tf.gather(boxes, kept)[:, 2], feed), [0.5, 1.0, 1.0])
     with pytest.raises(ValueError, match="iou_threshold"):
         tf.image.non_max_suppression_padded(boxes, scores, 3, 1.5, pad_to_max_output_size=True)
 

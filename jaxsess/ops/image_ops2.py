@@ -18,9 +18,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxsess import dtypes as _dtypes
-from jaxsess.graph._graph import Tensor
+from jaxsess import dtypes as _dtypes, errors
+from jaxsess.graph._graph import Operation, Tensor
+from jaxsess.graph._host import device_lowering, register_host, require_no_assign_before
 from jaxsess.graph._registry import TFOp, register_op
+from jaxsess.graph._shape import TensorShape
 from jaxsess.ops import array_ops, conv_ops, linalg_ops, math_ops, nn_ops, random_ops
 from jaxsess.ops._args import op_scope, static_int, static_ints
 from jaxsess.ops._core import apply_op, constant_value, convert_to_tensor, dtype_of, identity
@@ -31,7 +33,6 @@ from jaxsess.ops.image_ops import (
     pad_to_bounding_box,
     resize_images,
 )
-from jaxsess.ops.segment_ops import DataDependentShapeError
 
 __all__ = [
     "rgb_to_hsv", "hsv_to_rgb", "rgb_to_yiq", "yiq_to_rgb", "rgb_to_yuv", "yuv_to_rgb", "adjust_hue", "adjust_saturation", "random_hue", "random_saturation",
@@ -658,6 +659,27 @@ def _non_max_suppression(boxes: Any, scores: Any, iou_threshold: Any, score_thre
     return _nms(boxes, scores, max_output_size, iou_threshold, score_threshold)
 
 
+def _nms_host_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    return [(TensorShape([None]), _dtypes.int32)]
+
+
+@register_op("NonMaxSuppressionV3", infer=_nms_host_infer, lowering=device_lowering,
+             default_name="NonMaxSuppressionV3")
+def _nms_v3_device(*inputs: Any, **attrs: Any) -> Any:  # pragma: no cover - host only
+    raise AssertionError("NonMaxSuppressionV3 runs on the host")
+
+
+@register_host("NonMaxSuppressionV3", always=True, infer=_nms_host_infer)
+def _host_nms_v3(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    boxes, scores, iou, score_threshold = (np.asarray(v, np.float32) for v in inputs)
+    if boxes.shape[0] != scores.shape[0]:
+        raise errors.InvalidArgumentError(op.name, op, f"scores has incompatible shape: boxes has {boxes.shape[0]} "
+                                                       f"boxes, scores {scores.shape[0]}")
+    picked, count = _nms(jnp.asarray(boxes), jnp.asarray(scores), op.attrs["max_output_size"], jnp.asarray(iou),
+                         jnp.asarray(score_threshold))
+    return (np.asarray(picked)[:int(count)],)
+
+
 def _nms_inputs(fn: str, boxes: Any, scores: Any, max_output_size: Any, iou_threshold: Any,
                 score_threshold: Any) -> tuple[Tensor, Tensor, int, Tensor, Tensor]:
     b = convert_to_tensor(boxes, _dtypes.float32, name="boxes")
@@ -687,14 +709,13 @@ def non_max_suppression_padded(boxes: Any, scores: Any, max_output_size: Any, io
     Returns:
       ``(selected_indices, valid_outputs)``: int32 ``[max_output_size]`` (the
       first ``valid_outputs`` entries are the kept boxes' indices by decreasing
-      score, the rest 0) and an int32 scalar. ``pad_to_max_output_size=False``
-      needs constant boxes and scores (the length then depends on the data);
+      score, the rest 0) and an int32 scalar. With ``pad_to_max_output_size=False``
+      the indices are :func:`non_max_suppression`'s (length the valid count);
       TF 2's tiled algorithm (used by TF >= 2.2 for this name) can select
       differently.
 
     Raises:
       ValueError: bad shapes, ``iou_threshold`` outside ``[0, 1]``.
-      DataDependentShapeError: ``pad_to_max_output_size=False`` with run-time boxes or scores.
     """
     if not pad_to_max_output_size:
         idx = non_max_suppression(boxes, scores, max_output_size, iou_threshold, score_threshold, name)
@@ -712,24 +733,25 @@ def non_max_suppression(boxes: Any, scores: Any, max_output_size: Any, iou_thres
     as ``tf.image.non_max_suppression``: a box is dropped when its IoU with a kept
     box is above ``iou_threshold`` or its score is not above ``score_threshold``.
 
-    The result's length depends on the data, which XLA cannot compile: it
-    works when ``boxes`` and ``scores`` are known when the graph is built.
-    With run-time boxes use ``non_max_suppression_padded(...,
-    pad_to_max_output_size=True)`` (fixed length and a valid count).
+    The result's length depends on the data, which XLA cannot compile: with
+    boxes or scores computed in the run it is a host op (TF's
+    ``NonMaxSuppressionV3``; its inputs come from a device run of their own,
+    and ops after it compile once per distinct length). In a jitted loop use
+    ``non_max_suppression_padded(..., pad_to_max_output_size=True)`` (fixed
+    length and a valid count).
 
     Raises:
-      DataDependentShapeError: ``boxes`` or ``scores`` depend on fed or variable values.
       ValueError: bad shapes, ``iou_threshold`` outside ``[0, 1]``.
+      NotImplementedError: the boxes or scores depend on a variable assignment.
+      InvalidArgumentError (at run time): boxes and scores of different lengths.
     """
     with op_scope(name, "non_max_suppression", [boxes, scores]) as scope:
         b, s, m, iou, st = _nms_inputs("non_max_suppression", boxes, scores, max_output_size, iou_threshold,
                                        score_threshold)
         known = [constant_value(t) for t in (b, s, iou, st)]
-        if any(k is None for k in known):
-            arg = b if known[0] is None else s if known[1] is None else iou if known[2] is None else st
-            raise DataDependentShapeError(
-                "non_max_suppression", arg, "Use tf.image.non_max_suppression_padded(..., "
-                "pad_to_max_output_size=True), which returns max_output_size indices and the valid count.")
+        if any(k is None for k in known):  # run-time boxes: a host op (its length depends on the data)
+            require_no_assign_before([b, s, iou, st], "tf.image.non_max_suppression")
+            return apply_op("NonMaxSuppressionV3", (b, s, iou, st), {"max_output_size": m}, name=scope)
         _, count = _nms(jnp.asarray(known[0]), jnp.asarray(known[1]), m, jnp.asarray(known[2]),
                            jnp.asarray(known[3]))
         out = apply_op("NonMaxSuppressionV4", (b, s, iou, st), {"max_output_size": m})

@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from jaxsess import dtypes as _dtypes
+from jaxsess import dtypes as _dtypes, errors as _errors
+from jaxsess.data._dataset import INFINITE_CARDINALITY, Dataset
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
 from jaxsess.keras import (
@@ -65,6 +66,48 @@ def _readable_size(n: float) -> str:
         n /= 1024
         i += 1
     return f"{n:.2f} {units[i]}"
+
+
+class _DatasetFeed:
+    """A ``tf.data.Dataset`` given to ``fit``/``evaluate``/``predict``, read as Keras' v1
+    loops read one: an initializable iterator, ``steps`` batches per epoch (without
+    ``steps``: the dataset's cardinality when known, else until it runs out, and the
+    iterator is re-initialized after each epoch).
+
+    Raises:
+      ValueError: an infinite dataset without ``steps`` (Keras' message).
+    """
+
+    def __init__(self, dataset: Dataset, steps: int | None, what: str) -> None:
+        session = K.get_session()
+        self.reset = steps is None
+        if steps is None:
+            size = int(session.run(dataset.cardinality()))
+            if size == INFINITE_CARDINALITY:
+                raise ValueError(f"When passing an infinitely repeating dataset, you must specify the `{what}` "
+                                 "argument.")
+            steps = size if size >= 0 else None
+        self.steps = steps
+        self._iterator = dataset.make_initializable_iterator()
+        self._next = self._iterator.get_next()
+        session.run(self._iterator.initializer)
+
+    def epoch(self) -> Iterator[Any]:
+        """The elements of one epoch (each a tuple: ``(x, y[, sample_weight])``, or ``x``)."""
+        session = K.get_session()
+        n = 0
+        while self.steps is None or n < self.steps:
+            try:
+                item = session.run(self._next)
+            except _errors.OutOfRangeError:
+                if self.steps is not None:
+                    print("WARNING: Your dataset ran out of data; interrupting training.", file=sys.stderr)
+                return
+            n += 1
+            yield tuple(item) if isinstance(item, list) else item
+
+    def restart(self) -> None:
+        K.get_session().run(self._iterator.initializer)
 
 
 def _epoch_order(n: int, batch_size: int, shuffle: bool | str) -> np.ndarray | None:
@@ -719,14 +762,15 @@ class Model(Layer):
             yield [a[idx] for a in xs], [a[idx] for a in ys], None if sample_weights is None else sample_weights[idx]
 
     def _run_batches(self, batches: Any, train: bool, callbacks: Sequence[Callback] = (),
-                     reset_metrics: bool = True) -> list[float]:
+                     reset_metrics: bool = True, by_steps: bool = False) -> list[float]:
         """Runs ``(xs, ys, sample_weights)`` batches; returns the epoch values as Keras' v1 loops:
         the loss averaged over samples, each output's loss over steps, metrics over samples (the
         batch logs give the batch's loss and the running values of the others, as Keras).
 
         The running values of the metrics and output losses are the model's state, as Keras'
         stateful metrics: a loop starts from zero (``reset_metrics``) and leaves its totals, which a
-        following ``train_on_batch``/``test_on_batch`` (``reset_metrics=False``) adds to, then resets."""
+        following ``train_on_batch``/``test_on_batch`` (``reset_metrics=False``) adds to, then resets.
+        ``by_steps``: the loss averaged over batches, as Keras' loops over a dataset."""
         self._check_compiled()
         compiled = self._build_compiled()
         ops = [self._make_train_op(), *self.updates] if train else []
@@ -750,6 +794,8 @@ class Model(Layer):
             values = np.asarray(values, dtype=np.float64)
             weights = np.full(len(values), float(size))
             weights[1:1 + n_out_losses] = 1.0
+            if by_steps:
+                weights[0] = 1.0
             sums += values * weights
             div += weights
             sums[last], div[last] = values[last], 1.0
@@ -793,7 +839,7 @@ class Model(Layer):
 
     @staticmethod
     def _is_generator(x: Any) -> bool:
-        return isinstance(x, _utils.Sequence) or isinstance(x, Iterator)
+        return isinstance(x, _utils.Sequence | Iterator | _DatasetFeed)
 
     def fit(self, x: Any = None, y: Any = None, batch_size: int | None = None, epochs: int = 1, verbose: int = 1,
             callbacks: Sequence[Callback] | None = None, validation_split: float = 0.0,
@@ -830,6 +876,13 @@ class Model(Layer):
         if kwargs:
             raise NotImplementedError(f"Model.fit: unsupported arguments {sorted(kwargs)}.")
         self._check_compiled()
+        if isinstance(x, Dataset):
+            if y is not None:
+                raise ValueError("`y` argument is not supported when using dataset as input.")
+            x = _DatasetFeed(x, steps_per_epoch, "steps_per_epoch")
+            steps_per_epoch = x.steps
+        if isinstance(validation_data, Dataset):
+            validation_data = _DatasetFeed(validation_data, validation_steps, "validation_steps")
         generator = self._is_generator(x)
         if generator:
             n = steps_per_epoch if steps_per_epoch is not None else (
@@ -869,14 +922,19 @@ class Model(Layer):
             if verbose:
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
             started = time.perf_counter()
-            if generator:
+            if isinstance(x, _DatasetFeed):
+                batches = self._generator_batches(x.epoch(), sys.maxsize if x.steps is None else x.steps,
+                                                  "steps_per_epoch")
+            elif generator:
                 batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", bool(shuffle))
             else:
                 index = _epoch_order(xs[0].shape[0], batch_size, shuffle)
                 batches = self._array_batches(xs, ys, batch_size, index, sws)
-            values = self._run_batches(batches, True, cbs)
+            values = self._run_batches(batches, True, cbs, by_steps=isinstance(x, _DatasetFeed))
             if isinstance(x, _utils.Sequence):
                 x.on_epoch_end()
+            if isinstance(x, _DatasetFeed) and x.reset and epoch < epochs - 1:
+                x.restart()
             logs = dict(zip(names, values, strict=True))
             if validation_data is not None and not self.stop_training:
                 # as Keras' v1 loop, whose validation pass shuffles its samples (np.random) every epoch
@@ -892,6 +950,14 @@ class Model(Layer):
         return history
 
     def _evaluate_values(self, data: Any, batch_size: int, steps: int | None, shuffle: bool = False) -> list[float]:
+        if isinstance(data, Dataset):
+            data = _DatasetFeed(data, steps, "steps")
+        if isinstance(data, _DatasetFeed):
+            values = self._run_batches(self._generator_batches(
+                data.epoch(), sys.maxsize if data.steps is None else data.steps, "steps"), False, by_steps=True)
+            if data.reset:
+                data.restart()
+            return values
         if self._is_generator(data):
             return self._run_batches(self._generator_batches(data, steps, "validation_steps"), False)
         vx, vy = data[0], data[1]
@@ -929,12 +995,14 @@ class Model(Layer):
         if kwargs:
             raise NotImplementedError(f"Model.evaluate: unsupported arguments {sorted(kwargs)}.")
         self._check_compiled()
-        if self._is_generator(x):
+        if isinstance(x, Dataset) or self._is_generator(x):
             values = self._evaluate_values(x, batch_size or 32, steps)
         else:
             data = (x, y) if sample_weight is None else (x, y, sample_weight)
             values = self._evaluate_values(data, batch_size or 32, None)
-        out = [np.float32(v) for v in values]
+        out: list[np.floating[Any]] = [np.float32(v) for v in values]
+        if isinstance(x, Dataset):  # Keras' loop over a dataset sums the step losses in Python floats
+            out[0] = np.float64(values[0])
         return out[0] if len(out) == 1 else out
 
     def evaluate_generator(self, generator: Any, steps: int | None = None, callbacks: Any = None,
@@ -953,7 +1021,11 @@ class Model(Layer):
             kwargs.pop(k, None)
         if kwargs:
             raise NotImplementedError(f"Model.predict: unsupported arguments {sorted(kwargs)}.")
-        if self._is_generator(x):
+        if isinstance(x, Dataset):
+            feed = _DatasetFeed(x, steps, "steps")
+            batches = [b[0] for b in self._generator_batches(
+                feed.epoch(), sys.maxsize if feed.steps is None else feed.steps, "steps", with_targets=False)]
+        elif self._is_generator(x):
             batches = [b[0] for b in self._generator_batches(x, steps, "steps", with_targets=False)]
         else:
             xs = self._inputs_of(x)

@@ -64,7 +64,9 @@ def apply_affine_transform(x: np.ndarray, theta: float = 0, tx: float = 0, ty: f
     Args:
       x: a rank-3 array, one image with its channel axis first or last.
       theta: rotation, degrees.
-      tx, ty: shifts along the row and the column axis, pixels.
+      tx, ty: shifts, pixels: as tf_keras, ``tx`` moves the image along its
+        columns and ``ty`` along its rows when ``col_axis > row_axis`` (the
+        other way round otherwise).
       shear: shear angle, degrees.
       zx, zy: zoom factors of the row and column axes (above 1 shrinks).
       row_axis, col_axis, channel_axis: a permutation of 0, 1, 2 (channels 0 or 2).

@@ -582,8 +582,10 @@ class ImageDataGenerator:
 
         Returns:
           ``{'theta', 'tx', 'ty', 'shear', 'zx', 'zy', 'flip_horizontal', 'flip_vertical',
-          'channel_shift_intensity', 'brightness'}`` (``tx`` along rows, ``ty`` along columns,
-          in pixels; the last two ``None`` when off).
+          'channel_shift_intensity', 'brightness'}`` (the last two ``None`` when off). ``tx``
+          is drawn from ``height_shift_range`` (scaled by the height) and ``ty`` from
+          ``width_shift_range``, in pixels; :func:`apply_affine_transform` then moves the image
+          by ``tx`` along its columns and ``ty`` along its rows, exactly as tf_keras.
         """
         if seed is not None:
             np.random.seed(seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 from pathlib import Path
 
 import numpy as np
@@ -263,3 +264,40 @@ def test_model_fit_on_iterator() -> None:
     assert len(history.history["loss"]) == 2
     assert it.total_batches_seen == 6
     assert model.predict(ImageDataGenerator().flow(x, batch_size=3, shuffle=False)).shape == (8, 2)
+
+
+def test_evaluate_on_an_iterator_averages_the_loss_over_batches() -> None:
+    x = np.zeros((5, 2, 2, 1), np.float32)
+    y = np.array([[1.0], [2.0], [3.0], [4.0], [10.0]], np.float32)
+    model = keras.Sequential([keras.layers.Flatten(input_shape=(2, 2, 1)),
+                              keras.layers.Dense(1, kernel_initializer="zeros")])
+    model.compile("sgd", "mse")
+    it = ImageDataGenerator().flow(x, y, batch_size=3, shuffle=False)  # batches of 3 and 2
+    per_batch = [np.mean(y[:3] ** 2), np.mean(y[3:] ** 2)]
+    np.testing.assert_allclose(model.evaluate(it, verbose=0), np.mean(per_batch), rtol=1e-6)
+    # arrays weigh the samples, as Keras
+    np.testing.assert_allclose(model.evaluate(x, y, batch_size=3, verbose=0), np.mean(y ** 2), rtol=1e-6)
+
+
+def test_fit_reshuffles_a_sequence_order_in_place() -> None:
+    seen: list[int] = []
+
+    class Recording(keras.utils.Sequence):
+        def __len__(self) -> int:
+            return 5
+
+        def __getitem__(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+            seen.append(i)
+            return np.zeros((1, 2), np.float32), np.zeros((1, 1), np.float32)
+
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    model.compile("sgd", "mse")
+
+    random.seed(0)
+    model.fit(Recording(), epochs=2, verbose=0, shuffle=True)
+    order = list(range(5))
+    random.seed(0)
+    random.shuffle(order)
+    first = list(order)
+    random.shuffle(order)  # Keras' enqueuer reshuffles the last epoch's order
+    assert seen == first + order

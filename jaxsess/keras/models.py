@@ -719,14 +719,17 @@ class Model(Layer):
             yield [a[idx] for a in xs], [a[idx] for a in ys], None if sample_weights is None else sample_weights[idx]
 
     def _run_batches(self, batches: Any, train: bool, callbacks: Sequence[Callback] = (),
-                     reset_metrics: bool = True) -> list[float]:
+                     reset_metrics: bool = True, loss_per_step: bool = False) -> list[float]:
         """Runs ``(xs, ys, sample_weights)`` batches; returns the epoch values as Keras' v1 loops:
         the loss averaged over samples, each output's loss over steps, metrics over samples (the
         batch logs give the batch's loss and the running values of the others, as Keras).
 
         The running values of the metrics and output losses are the model's state, as Keras'
         stateful metrics: a loop starts from zero (``reset_metrics``) and leaves its totals, which a
-        following ``train_on_batch``/``test_on_batch`` (``reset_metrics=False``) adds to, then resets."""
+        following ``train_on_batch``/``test_on_batch`` (``reset_metrics=False``) adds to, then resets.
+
+        ``loss_per_step``: the loss is averaged over batches instead (Keras' v1 test loop over a
+        generator or ``Sequence``: uneven batches weigh alike)."""
         self._check_compiled()
         compiled = self._build_compiled()
         ops = [self._make_train_op(), *self.updates] if train else []
@@ -750,6 +753,8 @@ class Model(Layer):
             values = np.asarray(values, dtype=np.float64)
             weights = np.full(len(values), float(size))
             weights[1:1 + n_out_losses] = 1.0
+            if loss_per_step:
+                weights[0] = 1.0
             sums += values * weights
             div += weights
             sums[last], div[last] = values[last], 1.0
@@ -764,11 +769,17 @@ class Model(Layer):
         return [float(v) for v in sums / np.maximum(div, 1.0)]
 
     def _generator_batches(self, data: Any, steps: int | None, what: str, shuffle: bool = False,
-                           with_targets: bool = True) -> Any:
+                           with_targets: bool = True, order: list[int] | None = None) -> Any:
         """Batches from a ``keras.utils.Sequence`` (``steps`` default ``len(data)``) or a Python
-        generator yielding ``(x, y)`` / ``(x, y, sample_weight)`` (``x`` alone when predicting)."""
+        generator yielding ``(x, y)`` / ``(x, y, sample_weight)`` (``x`` alone when predicting).
+
+        A ``Sequence``'s batches come in the order ``order`` (default ``range(len(data))``), which
+        ``shuffle`` shuffles in place with Python's ``random`` first: ``fit`` passes one list for
+        all its epochs, so each epoch reshuffles the last one's order, as Keras' enqueuer does."""
         if isinstance(data, _utils.Sequence):
-            order = list(range(len(data)))
+            order = [] if order is None else order
+            if len(order) != len(data):
+                order[:] = range(len(data))
             if shuffle:
                 random.shuffle(order)
             source: Any = (data[i] for i in order)
@@ -861,6 +872,7 @@ class Model(Layer):
             n_val = None if validation_data is None or self._is_generator(validation_data) else len(
                 np.asarray(_flat(validation_data[1])[0]))
             print(f"Train on {n} samples" + ("" if n_val is None else f", validate on {n_val} samples"), file=sys.stdout)
+        sequence_order: list[int] = []  # a Sequence's batch order, reshuffled in place each epoch
         for epoch in range(initial_epoch, epochs):
             if self.stop_training:
                 break
@@ -870,7 +882,8 @@ class Model(Layer):
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
             started = time.perf_counter()
             if generator:
-                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", bool(shuffle))
+                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", bool(shuffle),
+                                                  order=sequence_order)
             else:
                 index = _epoch_order(xs[0].shape[0], batch_size, shuffle)
                 batches = self._array_batches(xs, ys, batch_size, index, sws)
@@ -893,7 +906,8 @@ class Model(Layer):
 
     def _evaluate_values(self, data: Any, batch_size: int, steps: int | None, shuffle: bool = False) -> list[float]:
         if self._is_generator(data):
-            return self._run_batches(self._generator_batches(data, steps, "validation_steps"), False)
+            return self._run_batches(self._generator_batches(data, steps, "validation_steps"), False,
+                                     loss_per_step=True)
         vx, vy = data[0], data[1]
         vxs = self._inputs_of(vx)
         vys = self._targets_of(vy, vxs[0].shape[0])

@@ -2,6 +2,8 @@
 next() and indexing, epochs and reshuffles), flow with labels / sample weights / extra inputs
 / validation subsets, fit's feature-wise statistics and ZCA, standardize, and a model trained
 with fit and fit_generator on flow iterators, as tf_keras."""
+import random
+
 import numpy as np
 import tensorflow.compat.v1 as tf
 
@@ -104,3 +106,16 @@ RESULTS["evaluate"] = [float(v) for v in model.evaluate(train.flow(x, y, batch_s
                                                         verbose=0)]
 RESULTS["predict"] = model.predict(ImageDataGenerator(rescale=1.0 / 255).flow(x, batch_size=4, shuffle=False))
 RESULTS["weights"] = model.get_weights()
+
+# validation on an iterator; batches in a shuffled order (Python's random, as Keras' enqueuer)
+random.seed(3)
+val_gen = ImageDataGenerator(rescale=1.0 / 255)
+h3 = model.fit(train.flow(x, y, batch_size=3, seed=4, shuffle=False), epochs=2, verbose=0, shuffle=True,
+               validation_data=val_gen.flow(x[:6], y[:6], batch_size=4, shuffle=False))
+RESULTS["fit_validation_history"] = {k: [float(v) for v in vals] for k, vals in sorted(h3.history.items())}
+RESULTS["weights_after_validation"] = model.get_weights()
+# uneven batches (4, 4, 2): the test loop over an iterator averages the loss over batches
+RESULTS["evaluate_uneven"] = [float(v) for v in model.evaluate(
+    ImageDataGenerator(rescale=1.0 / 255).flow(x, y, batch_size=4, shuffle=False), verbose=0)]
+RESULTS["evaluate_generator_uneven"] = [float(v) for v in model.evaluate_generator(
+    ImageDataGenerator(rescale=1.0 / 255).flow(x, y, batch_size=3, shuffle=False), steps=4)]

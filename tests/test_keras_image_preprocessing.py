@@ -301,3 +301,27 @@ def test_fit_reshuffles_a_sequence_order_in_place() -> None:
     first = list(order)
     random.shuffle(order)  # Keras' enqueuer reshuffles the last epoch's order
     assert seen == first + order
+
+
+def test_fit_epochs_shorter_than_a_sequence_go_on_where_they_stopped() -> None:
+    seen: list[object] = []
+
+    class Recording(keras.utils.Sequence):
+        def __len__(self) -> int:
+            return 3
+
+        def __getitem__(self, i: int) -> tuple[np.ndarray, np.ndarray]:
+            seen.append(i)
+            return np.zeros((1, 2), np.float32), np.zeros((1, 1), np.float32)
+
+        def on_epoch_end(self) -> None:
+            seen.append("end")
+
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    model.compile("sgd", "mse")
+    model.fit(Recording(), steps_per_epoch=2, epochs=3, verbose=0, shuffle=False)
+    assert seen == [0, 1, 2, "end", 0, 1, 2, "end"]
+    seen.clear()
+    history = model.fit_generator(Recording(), steps_per_epoch=2.5, epochs=2, verbose=0, shuffle=False)
+    assert seen == [0, 1, 2, "end", 0, 1, 2, "end"]  # 2.5 steps are 3, as Keras' `step < steps`
+    assert len(history.history["loss"]) == 2

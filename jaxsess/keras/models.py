@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import os
 import random
 import sys
@@ -65,6 +66,45 @@ def _readable_size(n: float) -> str:
         n /= 1024
         i += 1
     return f"{n:.2f} {units[i]}"
+
+
+class _SequencePasses:
+    """A ``keras.utils.Sequence``'s batches as Keras' ``OrderedEnqueuer`` hands them to the v1
+    loops: full passes over the sequence one after another, across ``fit``'s epochs (an epoch of
+    ``steps < len(data)`` batches goes on where the last one stopped); ``shuffle`` reshuffles
+    the order of the last pass in place (Python's ``random``) before each pass; the sequence's
+    ``on_epoch_end`` runs after each full pass."""
+
+    def __init__(self, data: Any, shuffle: bool) -> None:
+        self.data = data
+        self.shuffle = shuffle
+        self.order = list(range(len(data)))
+        self.pos = len(self.order)
+        self.ended = True  # on_epoch_end has run for the last full pass (none yet)
+
+    def take(self, steps: int) -> Iterator[Any]:
+        """The next ``steps`` batches."""
+        for _ in range(steps):
+            if not self.order:
+                return
+            if self.pos >= len(self.order):
+                self.end_pass()
+                if self.shuffle:
+                    random.shuffle(self.order)
+                self.pos, self.ended = 0, False
+            self.pos += 1
+            yield self.data[self.order[self.pos - 1]]
+
+    def end_pass(self) -> None:
+        """Runs ``on_epoch_end`` if a full pass has just been taken."""
+        if self.pos >= len(self.order) and not self.ended:
+            self.ended = True
+            self.data.on_epoch_end()
+
+
+def _steps(steps: float | None) -> int | None:
+    """A step count as Keras' v1 loops count (``step < steps``): a fraction rounds up."""
+    return None if steps is None else int(math.ceil(steps))
 
 
 def _epoch_order(n: int, batch_size: int, shuffle: bool | str) -> np.ndarray | None:
@@ -768,22 +808,18 @@ class Model(Layer):
         self._metric_totals = (sums, div)
         return [float(v) for v in sums / np.maximum(div, 1.0)]
 
-    def _generator_batches(self, data: Any, steps: int | None, what: str, shuffle: bool = False,
-                           with_targets: bool = True, order: list[int] | None = None) -> Any:
+    def _generator_batches(self, data: Any, steps: float | None, what: str, shuffle: bool = False,
+                           with_targets: bool = True, passes: _SequencePasses | None = None) -> Any:
         """Batches from a ``keras.utils.Sequence`` (``steps`` default ``len(data)``) or a Python
         generator yielding ``(x, y)`` / ``(x, y, sample_weight)`` (``x`` alone when predicting).
 
-        A ``Sequence``'s batches come in the order ``order`` (default ``range(len(data))``), which
-        ``shuffle`` shuffles in place with Python's ``random`` first: ``fit`` passes one list for
-        all its epochs, so each epoch reshuffles the last one's order, as Keras' enqueuer does."""
+        A ``Sequence``'s batches come from ``passes`` (``fit`` keeps one for all its epochs; by
+        default a new one, in order unless ``shuffle``)."""
+        steps = _steps(steps)
         if isinstance(data, _utils.Sequence):
-            order = [] if order is None else order
-            if len(order) != len(data):
-                order[:] = range(len(data))
-            if shuffle:
-                random.shuffle(order)
-            source: Any = (data[i] for i in order)
+            passes = _SequencePasses(data, shuffle) if passes is None else passes
             steps = len(data) if steps is None else steps
+            source: Any = passes.take(steps)
         else:
             if steps is None:
                 raise ValueError(f"`{what}=None` is only valid for a generator based on the `keras.utils.Sequence` "
@@ -815,7 +851,10 @@ class Model(Layer):
         as ``tf.keras.Model.fit`` on NumPy arrays (a list or a dict by input name for
         several inputs; a list or a dict by output name for several outputs), or on
         a ``keras.utils.Sequence`` / Python generator of ``(x, y[, sample_weight])``
-        batches (``steps_per_epoch`` batches per epoch, default ``len(sequence)``).
+        batches (``steps_per_epoch`` batches per epoch, default ``len(sequence)``; a fraction
+        rounds up). As Keras' enqueuer, a ``Sequence`` is read in full passes that run on across
+        epochs (``on_epoch_end`` after each pass; ``shuffle`` reshuffles the batch order in
+        place with Python's ``random`` before each pass).
 
         Returns:
           A :class:`History`: ``history['loss']``, ``history[<metric>]`` and, with
@@ -872,7 +911,7 @@ class Model(Layer):
             n_val = None if validation_data is None or self._is_generator(validation_data) else len(
                 np.asarray(_flat(validation_data[1])[0]))
             print(f"Train on {n} samples" + ("" if n_val is None else f", validate on {n_val} samples"), file=sys.stdout)
-        sequence_order: list[int] = []  # a Sequence's batch order, reshuffled in place each epoch
+        passes = _SequencePasses(x, bool(shuffle)) if isinstance(x, _utils.Sequence) else None
         for epoch in range(initial_epoch, epochs):
             if self.stop_training:
                 break
@@ -882,14 +921,13 @@ class Model(Layer):
                 print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
             started = time.perf_counter()
             if generator:
-                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", bool(shuffle),
-                                                  order=sequence_order)
+                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", passes=passes)
             else:
                 index = _epoch_order(xs[0].shape[0], batch_size, shuffle)
                 batches = self._array_batches(xs, ys, batch_size, index, sws)
             values = self._run_batches(batches, True, cbs)
-            if isinstance(x, _utils.Sequence):
-                x.on_epoch_end()
+            if passes is not None:
+                passes.end_pass()
             logs = dict(zip(names, values, strict=True))
             if validation_data is not None and not self.stop_training:
                 # as Keras' v1 loop, whose validation pass shuffles its samples (np.random) every epoch

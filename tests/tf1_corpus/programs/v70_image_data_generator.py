@@ -119,3 +119,14 @@ RESULTS["evaluate_uneven"] = [float(v) for v in model.evaluate(
     ImageDataGenerator(rescale=1.0 / 255).flow(x, y, batch_size=4, shuffle=False), verbose=0)]
 RESULTS["evaluate_generator_uneven"] = [float(v) for v in model.evaluate_generator(
     ImageDataGenerator(rescale=1.0 / 255).flow(x, y, batch_size=3, shuffle=False), steps=4)]
+
+# the classic tutorial call: steps_per_epoch=len(x) / batch_size (a fraction rounds up), a
+# shuffling seeded flow; and epochs shorter than the iterator, which go on where the last stopped
+tut = ImageDataGenerator(rotation_range=20, width_shift_range=0.1, horizontal_flip=True, rescale=1.0 / 255)
+random.seed(5)
+h4 = model.fit_generator(tut.flow(x, y, batch_size=4, seed=6), steps_per_epoch=len(x) / 4, epochs=2, verbose=0)
+RESULTS["tutorial_history"] = {k: [float(v) for v in vals] for k, vals in sorted(h4.history.items())}
+random.seed(6)
+h5 = model.fit(tut.flow(x, y, batch_size=3, seed=7, shuffle=False), steps_per_epoch=3, epochs=3, verbose=0)
+RESULTS["short_epochs_history"] = {k: [float(v) for v in vals] for k, vals in sorted(h5.history.items())}
+RESULTS["weights_final"] = model.get_weights()

@@ -81,3 +81,16 @@ data = aug.flow_from_directory(root, target_size=(6, 6), batch_size=5, seed=1, s
 h = model.fit(data, epochs=3, verbose=0, shuffle=False)
 RESULTS["fit_history"] = {k: [float(v) for v in vals] for k, vals in sorted(h.history.items())}
 RESULTS["weights"] = model.get_weights()
+
+# the augmented images written to save_to_dir (names carry a random hash from np.random)
+out_dir = tempfile.mkdtemp()
+saver = image.ImageDataGenerator(rotation_range=30, horizontal_flip=True)
+dir_batch = next(saver.flow_from_directory(root, target_size=(5, 5), batch_size=3, seed=4, save_to_dir=out_dir,
+                                           save_prefix="aug", save_format="png"))
+arr_batch = next(saver.flow(np.random.RandomState(1).rand(4, 5, 6, 3) * 255, batch_size=2, seed=2,
+                            save_to_dir=out_dir, save_prefix="arr", save_format="bmp"))
+RESULTS["saved_files"] = sorted(os.listdir(out_dir))
+RESULTS["saved_batches"] = [dir_batch[0], dir_batch[1], arr_batch]
+RESULTS["saved_pixels"] = [image.img_to_array(image.load_img(os.path.join(out_dir, f)))
+                           for f in sorted(os.listdir(out_dir))]
+RESULTS["after_save_draw"] = np.random.rand(2)

@@ -325,3 +325,8 @@ def test_fit_epochs_shorter_than_a_sequence_go_on_where_they_stopped() -> None:
     history = model.fit_generator(Recording(), steps_per_epoch=2.5, epochs=2, verbose=0, shuffle=False)
     assert seen == [0, 1, 2, "end", 0, 1, 2, "end"]  # 2.5 steps are 3, as Keras' `step < steps`
     assert len(history.history["loss"]) == 2
+
+
+def test_flow_from_dataframe_is_not_supported() -> None:
+    with pytest.raises(NotImplementedError, match="flow_from_dataframe is not supported"):
+        ImageDataGenerator().flow_from_dataframe(None, x_col="filename")

@@ -545,6 +545,17 @@ class ImageDataGenerator:
                                  follow_links=follow_links, subset=subset, interpolation=interpolation,
                                  dtype=self.dtype)
 
+    def flow_from_dataframe(self, dataframe: Any, *args: Any, **kwargs: Any) -> Any:
+        """Not supported (tf_keras reads a pandas ``DataFrame`` of file names here).
+
+        Raises:
+          NotImplementedError: always; :meth:`flow_from_directory` or :meth:`flow` on arrays
+            read with :func:`load_img`/:func:`img_to_array` are the supported ways.
+        """
+        raise NotImplementedError("ImageDataGenerator.flow_from_dataframe is not supported by this library (it needs "
+                                  "pandas); use flow_from_directory, or flow on arrays made with load_img and "
+                                  "img_to_array.")
+
     def standardize(self, x: np.ndarray) -> np.ndarray:
         """The normalization of ``x`` (one image or a batch), in place where NumPy allows, as
         ``ImageDataGenerator.standardize``: ``preprocessing_function``, ``rescale``,

@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 from PIL import ImageEnhance
-from scipy import ndimage
 
 from jaxsess.keras._image_utils import array_to_img, img_to_array
 
@@ -99,6 +98,10 @@ def apply_affine_transform(x: np.ndarray, theta: float = 0, tx: float = 0, ty: f
     if col_axis > row_axis:  # the matrix is in (x, y) = (row, column) order; NumPy's (i, j) swaps them
         matrix[:, [0, 1]] = matrix[:, [1, 0]]
         matrix[[0, 1]] = matrix[[1, 0]]
+    # scipy.ndimage is imported here, on first use: at module level it adds about half a second
+    # to every program that touches tf.keras
+    from scipy import ndimage
+
     channels = np.moveaxis(x, channel_axis, 0)
     out = np.stack([ndimage.affine_transform(c, matrix[:2, :2], matrix[:2, 2], order=order, mode=fill_mode,
                                              cval=cval) for c in channels], axis=0)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from jaxsess import keras
+from jaxsess import keras, nn, placeholder
 from jaxsess.keras.preprocessing import image
 
 ImageDataGenerator = image.ImageDataGenerator
@@ -330,3 +330,13 @@ def test_fit_epochs_shorter_than_a_sequence_go_on_where_they_stopped() -> None:
 def test_flow_from_dataframe_is_not_supported() -> None:
     with pytest.raises(NotImplementedError, match="flow_from_dataframe is not supported"):
         ImageDataGenerator().flow_from_dataframe(None, x_col="filename")
+
+
+def test_binary_crossentropy_on_image_masks_infers_with_unknown_target_dims() -> None:
+    # Keras' target placeholder is [?, ?, ?, ?]; the sigmoid cross-entropy broadcasts with the
+    # logits [?, 8, 8, 1] as TF's element-wise composite (static shape [?, 8, 8, ?])
+    labels, logits = placeholder("float32", [None, None, None, None]), placeholder("float32", [None, 8, 8, 1])
+    assert nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits).shape.as_list() == [None, 8, 8, None]
+    with pytest.raises(ValueError, match=r"must have the same shape, received \(\(2, 1\) vs \(2, 3\)\)"):
+        nn.sigmoid_cross_entropy_with_logits(labels=placeholder("float32", [2, 3]),
+                                             logits=placeholder("float32", [2, 1]))

@@ -17,6 +17,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess.graph._registry import TFOp, register_op
+from jaxsess.graph._shape import TensorShape
 from jaxsess.ops import array_ops, math_ops
 from jaxsess.ops._args import (
     data_format_arg,
@@ -277,10 +278,9 @@ def _shape_of(x: Any) -> Any:
 
 @register_op("SigmoidCrossEntropyWithLogits", default_name="logistic_loss")
 def _sigmoid_xent(labels: Any, logits: Any) -> Any:
-    if labels.shape != logits.shape:
-        raise ValueError(
-            f"logits and labels must have the same shape ({list(logits.shape)} vs {list(labels.shape)})"
-        )
+    # The shapes are checked statically by the wrapper (TF: ``assert_is_compatible_with``); like
+    # TF's composite of element-wise ops, this broadcasts, so labels of unknown dims (Keras'
+    # target placeholders ``[?, ?, ?, ?]``) infer with logits ``[?, 8, 8, 1]``.
     # Written as TF's composite (two selects on ``logits >= 0``), so the gradient at 0 is TF's ``0.5 - labels``.
     positive = logits >= 0
     relu_logits = jnp.where(positive, logits, jnp.zeros_like(logits))
@@ -303,6 +303,10 @@ def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     _check_sentinel(_sentinel, "sigmoid_cross_entropy_with_logits")
     lg, lab = same_dtype("sigmoid_cross_entropy_with_logits", ("logits", logits), ("labels", labels))
     lg = float_input(lg, "sigmoid_cross_entropy_with_logits")
+    lg_shape, lab_shape = TensorShape(_shape_of(lg)), TensorShape(_shape_of(lab))
+    if not lg_shape.is_compatible_with(lab_shape):
+        raise ValueError(f"`logits` and `labels` must have the same shape, received ({tuple(lg_shape.as_list())} vs "
+                         f"{tuple(lab_shape.as_list())}).")
     return apply_op("SigmoidCrossEntropyWithLogits", (lab, lg), name=name)
 
 

@@ -337,6 +337,19 @@ def test_binary_crossentropy_on_image_masks_infers_with_unknown_target_dims() ->
     # logits [?, 8, 8, 1] as TF's element-wise composite (static shape [?, 8, 8, ?])
     labels, logits = placeholder("float32", [None, None, None, None]), placeholder("float32", [None, 8, 8, 1])
     assert nn.sigmoid_cross_entropy_with_logits(labels=labels, logits=logits).shape.as_list() == [None, 8, 8, None]
-    with pytest.raises(ValueError, match=r"must have the same shape, received \(\(2, 1\) vs \(2, 3\)\)"):
+    with pytest.raises(ValueError, match=r"must have the same shape, received \(\(2, 1\) vs \(2, 3\)\)\. \(node"):
         nn.sigmoid_cross_entropy_with_logits(labels=placeholder("float32", [2, 3]),
                                              logits=placeholder("float32", [2, 1]))
+
+
+def test_softmax_segmentation_trains_on_rank_4_targets() -> None:
+    # categorical cross-entropy over the channels of [?, 8, 8, 3] softmax maps (targets [?, ?, ?, ?])
+    x = np.random.RandomState(0).rand(4, 8, 8, 3).astype(np.float32)
+    y = keras.utils.to_categorical(np.random.RandomState(1).randint(0, 3, size=(4, 8, 8)), 3)
+    model = keras.Sequential([keras.layers.Conv2D(3, 3, padding="same", activation="softmax", input_shape=(8, 8, 3))])
+    model.compile("sgd", "categorical_crossentropy")
+    history = model.fit(x, y, batch_size=2, epochs=1, verbose=0)
+    assert np.isfinite(history.history["loss"][0])
+    with pytest.raises(ValueError, match=r"must be broadcastable: logits_size=\[2, 3\] labels_size=\[2, 4\]"):
+        nn.softmax_cross_entropy_with_logits_v2(labels=placeholder("float32", [2, 4]),
+                                                logits=placeholder("float32", [2, 3]))

@@ -73,3 +73,18 @@ seg.compile(tf.keras.optimizers.Adam(0.01), "binary_crossentropy")
 h = seg.fit(train_generator, steps_per_epoch=3, epochs=2, verbose=0)
 RESULTS["segmentation_loss"] = [float(v) for v in h.history["loss"]]
 RESULTS["segmentation_weights"] = seg.get_weights()
+
+# the same pairs as two-class softmax maps: categorical cross-entropy over the channels
+image_generator2 = image_datagen.flow_from_directory(os.path.join(base, "images"), target_size=(8, 8),
+                                                     class_mode=None, batch_size=3, seed=5)
+mask_generator2 = mask_datagen.flow_from_directory(os.path.join(base, "masks"), target_size=(8, 8),
+                                                   class_mode=None, color_mode="grayscale", batch_size=3, seed=5)
+pairs = ((img, np.concatenate([1.0 - m, m], axis=-1)) for img, m in zip(image_generator2, mask_generator2))
+seg2 = tf.keras.Sequential([
+    tf.keras.layers.Conv2D(2, 3, padding="same", activation="softmax", input_shape=(8, 8, 3),
+                           kernel_initializer=tf.keras.initializers.Constant(0.1)),
+])
+seg2.compile(tf.keras.optimizers.SGD(0.5), "categorical_crossentropy", metrics=["accuracy"])
+h2 = seg2.fit(pairs, steps_per_epoch=2, epochs=2, verbose=0)
+RESULTS["softmax_segmentation_history"] = {k: [float(v) for v in vals] for k, vals in sorted(h2.history.items())}
+RESULTS["softmax_segmentation_weights"] = seg2.get_weights()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import math
 import os
 import random
 import sys
@@ -108,6 +109,45 @@ class _DatasetFeed:
 
     def restart(self) -> None:
         K.get_session().run(self._iterator.initializer)
+
+
+class _SequencePasses:
+    """A ``keras.utils.Sequence``'s batches as Keras' ``OrderedEnqueuer`` hands them to the v1
+    loops: full passes over the sequence one after another, across ``fit``'s epochs (an epoch of
+    ``steps < len(data)`` batches goes on where the last one stopped); ``shuffle`` reshuffles
+    the order of the last pass in place (Python's ``random``) before each pass; the sequence's
+    ``on_epoch_end`` runs after each full pass."""
+
+    def __init__(self, data: Any, shuffle: bool) -> None:
+        self.data = data
+        self.shuffle = shuffle
+        self.order = list(range(len(data)))
+        self.pos = len(self.order)
+        self.ended = True  # on_epoch_end has run for the last full pass (none yet)
+
+    def take(self, steps: int) -> Iterator[Any]:
+        """The next ``steps`` batches."""
+        for _ in range(steps):
+            if not self.order:
+                return
+            if self.pos >= len(self.order):
+                self.end_pass()
+                if self.shuffle:
+                    random.shuffle(self.order)
+                self.pos, self.ended = 0, False
+            self.pos += 1
+            yield self.data[self.order[self.pos - 1]]
+
+    def end_pass(self) -> None:
+        """Runs ``on_epoch_end`` if a full pass has just been taken."""
+        if self.pos >= len(self.order) and not self.ended:
+            self.ended = True
+            self.data.on_epoch_end()
+
+
+def _steps(steps: float | None) -> int | None:
+    """A step count as Keras' v1 loops count (``step < steps``): a fraction rounds up."""
+    return None if steps is None else int(math.ceil(steps))
 
 
 def _epoch_order(n: int, batch_size: int, shuffle: bool | str) -> np.ndarray | None:
@@ -762,7 +802,7 @@ class Model(Layer):
             yield [a[idx] for a in xs], [a[idx] for a in ys], None if sample_weights is None else sample_weights[idx]
 
     def _run_batches(self, batches: Any, train: bool, callbacks: Sequence[Callback] = (),
-                     reset_metrics: bool = True, by_steps: bool = False) -> list[float]:
+                     reset_metrics: bool = True, loss_per_step: bool = False) -> list[float]:
         """Runs ``(xs, ys, sample_weights)`` batches; returns the epoch values as Keras' v1 loops:
         the loss averaged over samples, each output's loss over steps, metrics over samples (the
         batch logs give the batch's loss and the running values of the others, as Keras).
@@ -770,7 +810,9 @@ class Model(Layer):
         The running values of the metrics and output losses are the model's state, as Keras'
         stateful metrics: a loop starts from zero (``reset_metrics``) and leaves its totals, which a
         following ``train_on_batch``/``test_on_batch`` (``reset_metrics=False``) adds to, then resets.
-        ``by_steps``: the loss averaged over batches, as Keras' loops over a dataset."""
+
+        ``loss_per_step``: the loss is averaged over batches instead (Keras' v1 test loop over a
+        generator or ``Sequence``, and its loops over a dataset: uneven batches weigh alike)."""
         self._check_compiled()
         compiled = self._build_compiled()
         ops = [self._make_train_op(), *self.updates] if train else []
@@ -794,7 +836,7 @@ class Model(Layer):
             values = np.asarray(values, dtype=np.float64)
             weights = np.full(len(values), float(size))
             weights[1:1 + n_out_losses] = 1.0
-            if by_steps:
+            if loss_per_step:
                 weights[0] = 1.0
             sums += values * weights
             div += weights
@@ -809,16 +851,18 @@ class Model(Layer):
         self._metric_totals = (sums, div)
         return [float(v) for v in sums / np.maximum(div, 1.0)]
 
-    def _generator_batches(self, data: Any, steps: int | None, what: str, shuffle: bool = False,
-                           with_targets: bool = True) -> Any:
+    def _generator_batches(self, data: Any, steps: float | None, what: str, shuffle: bool = False,
+                           with_targets: bool = True, passes: _SequencePasses | None = None) -> Any:
         """Batches from a ``keras.utils.Sequence`` (``steps`` default ``len(data)``) or a Python
-        generator yielding ``(x, y)`` / ``(x, y, sample_weight)`` (``x`` alone when predicting)."""
+        generator yielding ``(x, y)`` / ``(x, y, sample_weight)`` (``x`` alone when predicting).
+
+        A ``Sequence``'s batches come from ``passes`` (``fit`` keeps one for all its epochs; by
+        default a new one, in order unless ``shuffle``)."""
+        steps = _steps(steps)
         if isinstance(data, _utils.Sequence):
-            order = list(range(len(data)))
-            if shuffle:
-                random.shuffle(order)
-            source: Any = (data[i] for i in order)
+            passes = _SequencePasses(data, shuffle) if passes is None else passes
             steps = len(data) if steps is None else steps
+            source: Any = passes.take(steps)
         else:
             if steps is None:
                 raise ValueError(f"`{what}=None` is only valid for a generator based on the `keras.utils.Sequence` "
@@ -850,7 +894,10 @@ class Model(Layer):
         as ``tf.keras.Model.fit`` on NumPy arrays (a list or a dict by input name for
         several inputs; a list or a dict by output name for several outputs), or on
         a ``keras.utils.Sequence`` / Python generator of ``(x, y[, sample_weight])``
-        batches (``steps_per_epoch`` batches per epoch, default ``len(sequence)``).
+        batches (``steps_per_epoch`` batches per epoch, default ``len(sequence)``; a fraction
+        rounds up). As Keras' enqueuer, a ``Sequence`` is read in full passes that run on across
+        epochs (``on_epoch_end`` after each pass; ``shuffle`` reshuffles the batch order in
+        place with Python's ``random`` before each pass).
 
         Returns:
           A :class:`History`: ``history['loss']``, ``history[<metric>]`` and, with
@@ -914,6 +961,7 @@ class Model(Layer):
             n_val = None if validation_data is None or self._is_generator(validation_data) else len(
                 np.asarray(_flat(validation_data[1])[0]))
             print(f"Train on {n} samples" + ("" if n_val is None else f", validate on {n_val} samples"), file=sys.stdout)
+        passes = _SequencePasses(x, bool(shuffle)) if isinstance(x, _utils.Sequence) else None
         for epoch in range(initial_epoch, epochs):
             if self.stop_training:
                 break
@@ -926,13 +974,13 @@ class Model(Layer):
                 batches = self._generator_batches(x.epoch(), sys.maxsize if x.steps is None else x.steps,
                                                   "steps_per_epoch")
             elif generator:
-                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", bool(shuffle))
+                batches = self._generator_batches(x, steps_per_epoch, "steps_per_epoch", passes=passes)
             else:
                 index = _epoch_order(xs[0].shape[0], batch_size, shuffle)
                 batches = self._array_batches(xs, ys, batch_size, index, sws)
-            values = self._run_batches(batches, True, cbs, by_steps=isinstance(x, _DatasetFeed))
-            if isinstance(x, _utils.Sequence):
-                x.on_epoch_end()
+            values = self._run_batches(batches, True, cbs, loss_per_step=isinstance(x, _DatasetFeed))
+            if passes is not None:
+                passes.end_pass()
             if isinstance(x, _DatasetFeed) and x.reset and epoch < epochs - 1:
                 x.restart()
             logs = dict(zip(names, values, strict=True))
@@ -954,12 +1002,13 @@ class Model(Layer):
             data = _DatasetFeed(data, steps, "steps")
         if isinstance(data, _DatasetFeed):
             values = self._run_batches(self._generator_batches(
-                data.epoch(), sys.maxsize if data.steps is None else data.steps, "steps"), False, by_steps=True)
+                data.epoch(), sys.maxsize if data.steps is None else data.steps, "steps"), False, loss_per_step=True)
             if data.reset:
                 data.restart()
             return values
         if self._is_generator(data):
-            return self._run_batches(self._generator_batches(data, steps, "validation_steps"), False)
+            return self._run_batches(self._generator_batches(data, steps, "validation_steps"), False,
+                                     loss_per_step=True)
         vx, vy = data[0], data[1]
         vxs = self._inputs_of(vx)
         vys = self._targets_of(vy, vxs[0].shape[0])

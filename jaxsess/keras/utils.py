@@ -1,4 +1,5 @@
-"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``Sequence``)."""
+"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``Sequence``, and the image
+helpers ``load_img``, ``img_to_array``, ``array_to_img``, ``save_img``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Sequence", "to_categorical"]
+from jaxsess.keras._image_utils import (
+    array_to_img as array_to_img,
+    img_to_array as img_to_array,
+    load_img as load_img,
+    save_img as save_img,
+)
+
+__all__ = ["Sequence", "array_to_img", "img_to_array", "load_img", "save_img", "to_categorical"]
 
 
 def to_categorical(y: Any, num_classes: int | None = None, dtype: str = "float32") -> np.ndarray:

@@ -16,7 +16,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jaxsess import _context
+from jaxsess.graph._graph import get_default_graph
 from jaxsess.graph._registry import TFOp, register_op
+from jaxsess.graph._shape import TensorShape
 from jaxsess.ops import array_ops, math_ops
 from jaxsess.ops._args import (
     data_format_arg,
@@ -168,12 +171,34 @@ def log_softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any
 
 @register_op("SoftmaxCrossEntropyWithLogits", default_name="softmax_cross_entropy_with_logits")
 def _softmax_xent(labels: Any, logits: Any, *, axis: int) -> Any:
-    if labels.shape != logits.shape:
+    # Broadcasts as TF's kernel; the wrapper checks the static shapes, so labels of unknown dims
+    # (Keras' target placeholders ``[?, ?, ?, ?]``) infer with logits ``[?, 8, 8, 3]``.
+    if labels.ndim != logits.ndim:
         raise ValueError(
             f"logits and labels must be broadcastable: logits_size={list(logits.shape)} "
             f"labels_size={list(labels.shape)}"
         )
     return -jnp.sum(labels * jax.nn.log_softmax(logits, axis=axis), axis=axis)
+
+
+def _shape_error(message: str, name: str | None, default_name: str) -> ValueError:
+    """``message`` naming the node the op would get (graph mode), as ``apply_op``'s errors."""
+    if _context.current_eager_session() is not None:
+        return ValueError(message)
+    node = get_default_graph().unique_name(name or default_name, mark_as_used=False)
+    return ValueError(f"{message} (node '{node}')")
+
+
+def _check_broadcastable(logits: Any, labels: Any, name: str | None) -> None:
+    """TF's shape check of the softmax cross-entropy on the static shapes (unknown dims pass)."""
+    lg, lab = TensorShape(_shape_of(logits)), TensorShape(_shape_of(labels))
+    if lg.ndims is None or lab.ndims is None:
+        return
+    bad = lg.ndims != lab.ndims or any(
+        a is not None and b is not None and a != b and 1 not in (a, b) for a, b in zip(lg.as_list(), lab.as_list()))
+    if bad:
+        raise _shape_error(f"logits and labels must be broadcastable: logits_size={lg.as_list()} "
+                           f"labels_size={lab.as_list()}", name, "softmax_cross_entropy_with_logits")
 
 
 def _check_sentinel(sentinel: Any, fn: str) -> None:
@@ -202,6 +227,7 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
     lg, lab = same_dtype("softmax_cross_entropy_with_logits", ("logits", logits), ("labels", labels))
     lg = float_input(lg, "softmax_cross_entropy_with_logits")
     ax = _axis(axis, dim, "softmax_cross_entropy_with_logits")
+    _check_broadcastable(lg, lab, name)
     return apply_op("SoftmaxCrossEntropyWithLogits", (lab, lg), {"axis": ax}, name=name)
 
 
@@ -277,10 +303,9 @@ def _shape_of(x: Any) -> Any:
 
 @register_op("SigmoidCrossEntropyWithLogits", default_name="logistic_loss")
 def _sigmoid_xent(labels: Any, logits: Any) -> Any:
-    if labels.shape != logits.shape:
-        raise ValueError(
-            f"logits and labels must have the same shape ({list(logits.shape)} vs {list(labels.shape)})"
-        )
+    # The shapes are checked statically by the wrapper (TF: ``assert_is_compatible_with``); like
+    # TF's composite of element-wise ops, this broadcasts, so labels of unknown dims (Keras'
+    # target placeholders ``[?, ?, ?, ?]``) infer with logits ``[?, 8, 8, 1]``.
     # Written as TF's composite (two selects on ``logits >= 0``), so the gradient at 0 is TF's ``0.5 - labels``.
     positive = logits >= 0
     relu_logits = jnp.where(positive, logits, jnp.zeros_like(logits))
@@ -303,6 +328,10 @@ def sigmoid_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     _check_sentinel(_sentinel, "sigmoid_cross_entropy_with_logits")
     lg, lab = same_dtype("sigmoid_cross_entropy_with_logits", ("logits", logits), ("labels", labels))
     lg = float_input(lg, "sigmoid_cross_entropy_with_logits")
+    lg_shape, lab_shape = TensorShape(_shape_of(lg)), TensorShape(_shape_of(lab))
+    if not lg_shape.is_compatible_with(lab_shape):
+        raise _shape_error(f"`logits` and `labels` must have the same shape, received ({tuple(lg_shape.as_list())} "
+                           f"vs {tuple(lab_shape.as_list())}).", name, "logistic_loss")
     return apply_op("SigmoidCrossEntropyWithLogits", (lab, lg), name=name)
 
 

@@ -31,7 +31,7 @@ import numpy as np
 from jaxsess import dtypes as _dtypes, layers as _tf_layers
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
-from jaxsess.keras import _serialization, activations, backend as K, initializers, regularizers
+from jaxsess.keras import _serialization, activations, backend as K, constraints, initializers, regularizers
 from jaxsess.ops import math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
 from jaxsess.ops._core import constant, convert_to_tensor
 from jaxsess.ops.init_ops import FreshSeeds
@@ -77,9 +77,7 @@ def input_mask(inputs: Any) -> Any:
 
 
 #: Keys of configs written by TF's Keras that jaxsess' layers do not take (dropped when None/False).
-_CONFIG_ONLY_KEYS = ("kernel_constraint", "bias_constraint", "activity_regularizer", "recurrent_constraint",
-                     "beta_constraint", "gamma_constraint", "embeddings_constraint", "depthwise_constraint",
-                     "pointwise_constraint", "ragged", "sparse", "optional", "time_major", "unroll")
+_CONFIG_ONLY_KEYS = ("activity_regularizer", "ragged", "sparse", "optional", "time_major", "unroll")
 
 
 def _default_name(class_name: str) -> str:
@@ -185,8 +183,8 @@ class Layer(_tf_layers.Layer):
     def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
         """A new layer from :meth:`get_config`'s output, as ``tf.keras.layers.Layer.from_config``."""
         kwargs = {k: _serialization.deserialize_value(v, k, custom_objects) for k, v in config.items()}
-        for key in _CONFIG_ONLY_KEYS:
-            if kwargs.get(key) in (None, False):
+        for key in [*_CONFIG_ONLY_KEYS, *(k for k in kwargs if k.endswith("_constraint"))]:
+            if kwargs.get(key) in (None, False):  # None constraints: the default of layers that take them
                 kwargs.pop(key, None)
         return cls(**kwargs)
 
@@ -207,8 +205,14 @@ class Layer(_tf_layers.Layer):
         glorot uniform for floats, zeros otherwise), as Keras' ``add_weight``.
 
         A regularizer's loss (``<name>/Regularizer/...``) is added to
-        :attr:`losses`.
+        :attr:`losses`; ``constraint`` (a callable, a name such as ``'max_norm'`` or a
+        config: :func:`jaxsess.keras.constraints.get`) becomes the variable's ``constraint``,
+        applied by the optimizers after each update.
+
+        Raises:
+          ValueError: an unknown constraint name.
         """
+        constraint = constraints.get(constraint)
         dtype = _dtypes.as_dtype(dtype or self.dtype or K.floatx())
         init = initializers.get(initializer)
         if init is None:

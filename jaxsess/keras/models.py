@@ -30,6 +30,7 @@ from jaxsess import dtypes as _dtypes
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
 from jaxsess.keras import (
+    _custom_objects,
     _hdf5,
     backend as K,
     layers as _layers,
@@ -1256,13 +1257,14 @@ def _model_config(model: Model) -> dict[str, Any]:
 
 def deserialize_layer(item: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
     """The layer (or model) of a ``{"class_name", "config"}`` config, as
-    ``tf.keras.layers.deserialize``: classes of ``jaxsess.keras.layers``, models, or ``custom_objects``.
+    ``tf.keras.layers.deserialize``: classes of ``jaxsess.keras.layers``, models, or ``custom_objects``
+    (and those of the open ``keras.utils.custom_object_scope`` s).
 
     Raises:
       ValueError: an unknown class name.
     """
     name = item["class_name"]
-    custom = custom_objects or {}
+    custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
     if name in custom:
         cls = custom[name]
     elif name == "Sequential":

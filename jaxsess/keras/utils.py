@@ -1,4 +1,5 @@
-"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``Sequence``)."""
+"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``Sequence``,
+``custom_object_scope``/``get_custom_objects``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Sequence", "to_categorical"]
+from jaxsess.keras._custom_objects import (
+    CustomObjectScope as CustomObjectScope,
+    custom_object_scope as custom_object_scope,
+    get_custom_objects as get_custom_objects,
+)
+
+__all__ = ["Sequence", "to_categorical", "CustomObjectScope", "custom_object_scope", "get_custom_objects"]
 
 
 def to_categorical(y: Any, num_classes: int | None = None, dtype: str = "float32") -> np.ndarray:

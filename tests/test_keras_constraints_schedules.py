@@ -1,0 +1,159 @@
+"""jaxsess.keras constraints, learning-rate schedules, clone_model and the small utilities.
+
+The values pinned against real TF live in the corpus (``v71_*``); these tests cover
+error paths, edge cases and Keras' bookkeeping.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import jaxsess
+from jaxsess import keras
+from jaxsess.keras import backend as K, constraints
+
+
+@pytest.fixture(autouse=True)
+def _fresh_keras() -> None:
+    K.clear_session()
+
+
+def _run(t: object) -> np.ndarray:
+    return np.asarray(K.eval(t))
+
+
+# -- constraints ---------------------------------------------------------------------------
+
+
+def test_constraints_get_by_name_config_callable_and_none() -> None:
+    assert constraints.get(None) is None
+    assert isinstance(constraints.get("max_norm"), constraints.MaxNorm)
+    assert isinstance(constraints.get("MinMaxNorm"), constraints.MinMaxNorm)
+    assert isinstance(constraints.get("nonneg"), constraints.NonNeg)
+    c = constraints.get({"class_name": "MaxNorm", "config": {"max_value": 3, "axis": [0, 1]},
+                         "module": "keras.constraints", "registered_name": None})
+    assert c.get_config() == {"max_value": 3, "axis": [0, 1]}
+
+    def fn(w: object) -> object:
+        return w
+
+    assert constraints.get(fn) is fn
+
+
+def test_constraints_get_errors_name_the_value() -> None:
+    with pytest.raises(ValueError, match="Unknown constraint: 'foo'"):
+        constraints.get("foo")
+    with pytest.raises(ValueError, match="Could not interpret constraint function identifier: 3"):
+        constraints.get(3)
+    with pytest.raises(ValueError, match="no get_config"):
+        constraints.serialize(lambda w: w)
+
+
+def test_serialize_deserialize_round_trip() -> None:
+    c = constraints.MinMaxNorm(0.5, 2.0, rate=0.3, axis=1)
+    cfg = constraints.serialize(c)
+    assert cfg == {"class_name": "MinMaxNorm", "config": {"min_value": 0.5, "max_value": 2.0, "rate": 0.3, "axis": 1}}
+    back = constraints.deserialize(json.loads(json.dumps(cfg)))
+    assert isinstance(back, constraints.MinMaxNorm) and back.get_config() == cfg["config"]
+    assert constraints.serialize(None) is None
+
+
+def test_max_norm_leaves_small_columns_and_scales_large_ones() -> None:
+    w = np.array([[3.0, 0.1], [4.0, 0.2]], np.float32)  # column norms 5 and ~0.22
+    out = _run(constraints.MaxNorm(2.0)(jaxsess.constant(w)))
+    np.testing.assert_allclose(np.linalg.norm(out, axis=0), [2.0, np.linalg.norm(w[:, 1])], rtol=1e-5)
+    out1 = _run(constraints.MaxNorm(1.0, axis=1)(jaxsess.constant(w)))
+    np.testing.assert_allclose(np.linalg.norm(out1, axis=1), [1.0, 1.0], rtol=1e-5)
+
+
+def test_non_neg_keeps_dtype_and_zeros_negatives() -> None:
+    w = jaxsess.constant(np.array([-1.0, 0.0, 2.0], np.float64))
+    out = constraints.NonNeg()(w)
+    assert out.dtype == jaxsess.float64
+    np.testing.assert_array_equal(_run(out), [0.0, 0.0, 2.0])
+
+
+def test_unit_norm_of_zeros_is_zeros() -> None:
+    np.testing.assert_array_equal(_run(constraints.UnitNorm()(jaxsess.zeros([3, 2]))), np.zeros((3, 2)))
+
+
+def test_radial_constraint_rejects_other_ranks_and_non_square() -> None:
+    with pytest.raises(ValueError, match="must have rank 4"):
+        constraints.RadialConstraint()(jaxsess.zeros([3, 3]))
+    with pytest.raises(ValueError, match="square kernel"):
+        constraints.RadialConstraint()(jaxsess.zeros([3, 4, 1, 1]))
+
+
+def test_radial_constraint_5x5_rings_from_the_diagonal() -> None:
+    k = np.arange(25, dtype=np.float32).reshape(5, 5, 1, 1)
+    out = _run(constraints.RadialConstraint()(jaxsess.constant(k)))[:, :, 0, 0]
+    # tf_keras' code: centre kernel[1, 1], then rings kernel[2, 2], kernel[3, 3]
+    assert out[2, 2] == k[1, 1, 0, 0]
+    assert out[1, 1] == out[1, 3] == out[3, 2] == k[2, 2, 0, 0]
+    assert out[0, 0] == out[4, 2] == out[0, 4] == k[3, 3, 0, 0]
+
+
+def test_layer_constraint_strings_become_variable_constraints_and_config() -> None:
+    layer = keras.layers.Dense(2, kernel_constraint="max_norm", bias_constraint="non_neg")
+    layer(keras.Input((3,)))
+    assert isinstance(layer.kernel.constraint, constraints.MaxNorm)
+    assert isinstance(layer.bias.constraint, constraints.NonNeg)
+    cfg = layer.get_config()
+    assert cfg["kernel_constraint"] == {"class_name": "MaxNorm", "config": {"max_value": 2, "axis": 0}}
+    clone = keras.layers.Dense.from_config(json.loads(json.dumps(cfg)))
+    assert isinstance(clone.kernel_constraint, constraints.MaxNorm)
+
+
+def test_unknown_constraint_name_fails_at_build() -> None:
+    layer = keras.layers.Dense(2, kernel_constraint="no_such_constraint")
+    with pytest.raises(ValueError, match="Unknown constraint"):
+        layer(keras.Input((3,)))
+
+
+def test_fit_applies_constraint_after_every_update() -> None:
+    m = keras.Sequential([keras.layers.Dense(2, input_shape=(3,), kernel_initializer="ones",
+                                             kernel_constraint=constraints.MaxNorm(0.5))])
+    m.compile(keras.optimizers.SGD(0.1), "mse")
+    # before any update the initial value is not projected (as Keras)
+    np.testing.assert_allclose(np.linalg.norm(m.get_weights()[0], axis=0), [np.sqrt(3)] * 2, rtol=1e-6)
+    x = np.ones((4, 3), np.float32)
+    m.train_on_batch(x, np.zeros((4, 2), np.float32))
+    np.testing.assert_allclose(np.linalg.norm(m.get_weights()[0], axis=0), [0.5, 0.5], rtol=1e-5)
+
+
+def test_custom_constraint_class_through_custom_object_scope() -> None:
+    class Halve(constraints.Constraint):
+        def __call__(self, w: object) -> object:
+            return w * 0.5
+
+    layer = keras.layers.Dense(1, kernel_constraint=Halve())
+    cfg = json.loads(json.dumps(layer.get_config()))
+    with pytest.raises(ValueError, match="Unknown constraint: 'Halve'"):
+        keras.layers.Dense.from_config(cfg)
+    with keras.utils.custom_object_scope({"Halve": Halve}):
+        assert isinstance(keras.layers.Dense.from_config(cfg).kernel_constraint, Halve)
+    assert isinstance(keras.layers.Dense.from_config(cfg, {"Halve": Halve}).kernel_constraint, Halve)
+
+
+def test_custom_layer_class_from_custom_object_scope_in_model_from_json() -> None:
+    class Twice(keras.layers.Layer):
+        def __init__(self, **kwargs: object) -> None:
+            super().__init__(**kwargs)
+
+        def call(self, inputs: object, *args: object, **kwargs: object) -> object:
+            return inputs * 2.0
+
+    m = keras.Sequential([keras.layers.Dense(1, input_shape=(2,)), Twice()])
+    text = m.to_json()
+    with pytest.raises(ValueError, match="Unknown layer: Twice"):
+        keras.models.model_from_json(text)
+    keras.utils.get_custom_objects()["Twice"] = Twice
+    try:
+        assert isinstance(keras.models.model_from_json(text).layers[-1], Twice)
+    finally:
+        del keras.utils.get_custom_objects()["Twice"]
+    with keras.utils.CustomObjectScope({"Twice": Twice}):
+        assert isinstance(keras.models.model_from_json(text).layers[-1], Twice)

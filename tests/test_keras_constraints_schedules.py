@@ -157,3 +157,78 @@ def test_custom_layer_class_from_custom_object_scope_in_model_from_json() -> Non
         del keras.utils.get_custom_objects()["Twice"]
     with keras.utils.CustomObjectScope({"Twice": Twice}):
         assert isinstance(keras.models.model_from_json(text).layers[-1], Twice)
+
+
+# -- learning-rate schedules ----------------------------------------------------------------
+
+S = keras.optimizers.schedules
+
+
+def test_schedule_base_class_must_be_overridden() -> None:
+    with pytest.raises(NotImplementedError, match="must override `__call__"):
+        S.LearningRateSchedule()(0)
+    with pytest.raises(NotImplementedError, match="must override `get_config"):
+        S.LearningRateSchedule().get_config()
+
+
+def test_piecewise_constant_checks_lengths_and_is_inclusive_at_boundaries() -> None:
+    with pytest.raises(ValueError, match="should be 1 less than the length of values"):
+        S.PiecewiseConstantDecay([1, 2], [0.1, 0.2])
+    sched = S.PiecewiseConstantDecay([2, 5], [1.0, 0.5, 0.1])
+    assert [float(_run(sched(s))) for s in (0, 2, 3, 5, 6)] == pytest.approx([1.0, 1.0, 0.5, 0.5, 0.1])
+
+
+def test_exponential_decay_float64_initial_rate_keeps_dtype() -> None:
+    out = S.ExponentialDecay(np.float64(0.5), 2, 0.5)(jaxsess.constant(4.0))
+    assert out.dtype == jaxsess.float64
+    assert float(_run(out)) == pytest.approx(0.125)
+
+
+def test_deserialize_unknown_and_custom_schedule() -> None:
+    with pytest.raises(ValueError, match="Unknown decay: 'Nope'"):
+        S.deserialize({"class_name": "Nope", "config": {}})
+
+    class Half(S.LearningRateSchedule):
+        def __init__(self, rate: float) -> None:
+            self.rate = rate
+
+        def __call__(self, step: object) -> object:
+            return jaxsess.constant(self.rate) * 0.5
+
+        def get_config(self) -> dict[str, float]:
+            return {"rate": self.rate}
+
+    cfg = S.serialize(Half(0.2))
+    assert cfg == {"class_name": "Half", "config": {"rate": 0.2}}
+    assert S.deserialize(cfg, {"Half": Half}).rate == 0.2
+
+
+def test_optimizer_keeps_the_schedule_as_learning_rate_and_counts_iterations() -> None:
+    sched = S.ExponentialDecay(0.1, 1, 0.5)
+    opt = keras.optimizers.SGD(sched)
+    assert opt.learning_rate is sched
+    m = keras.Sequential([keras.layers.Dense(1, input_shape=(1,), kernel_initializer="zeros", use_bias=False)])
+    m.compile(opt, "mse")
+    x, y = np.ones((1, 1), np.float32), np.ones((1, 1), np.float32)
+    # w -= lr_t * 2 (w - 1): lr_0 = 0.1, lr_1 = 0.05
+    m.train_on_batch(x, y)
+    assert float(m.get_weights()[0][0, 0]) == pytest.approx(0.2)
+    m.train_on_batch(x, y)
+    assert float(m.get_weights()[0][0, 0]) == pytest.approx(0.2 + 0.05 * 2 * 0.8)
+    assert int(K.get_value(opt.iterations)) == 2
+
+
+def test_nadam_rejects_a_schedule_as_tf_keras() -> None:
+    with pytest.raises(ValueError, match="Nadam optimizer does not support"):
+        keras.optimizers.Nadam(S.ExponentialDecay(0.1, 3, 0.5))
+
+
+def test_save_and_load_model_with_a_schedule(tmp_path: object) -> None:
+    m = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    m.compile(keras.optimizers.Adam(S.PolynomialDecay(0.1, 10, 0.01, power=2.0)), "mse")
+    path = str(tmp_path) + "/m.h5"  # type: ignore[operator]
+    m.save(path)
+    back = keras.models.load_model(path)
+    lr = back.optimizer.learning_rate
+    assert isinstance(lr, S.PolynomialDecay) and lr.get_config() == m.optimizer.learning_rate.get_config()
+    back.fit(np.ones((4, 2), np.float32), np.ones((4, 1), np.float32), verbose=0)

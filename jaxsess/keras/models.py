@@ -1307,7 +1307,10 @@ def _serialize_fn(fn: Any) -> Any:
 def _optimizer_config(optimizer: Any) -> dict[str, Any]:
     config: dict[str, Any] = {"name": getattr(optimizer, "_name", type(optimizer).__name__)}
     if isinstance(optimizer, _optimizers._KerasOptimizer):
-        config["learning_rate"] = float(K.get_value(optimizer.learning_rate))
+        lr = optimizer.learning_rate
+        config["learning_rate"] = (_optimizers.schedules.serialize(lr)
+                                   if isinstance(lr, _optimizers.schedules.LearningRateSchedule)
+                                   else float(K.get_value(lr)))
         config["decay"] = optimizer._decay
         hyper = optimizer._hyper_values if hasattr(optimizer, "_hyper_values") else {}
         names = {"beta1": "beta_1", "beta2": "beta_2"}
@@ -1385,6 +1388,8 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
                                                                   "is_legacy_optimizer")}
         if not oc.get("decay"):
             oc.pop("decay", None)
+        if isinstance(oc.get("learning_rate"), dict):  # a schedule
+            oc["learning_rate"] = _optimizers.schedules.deserialize(oc["learning_rate"], custom)
 
         def resolve(spec: Any) -> Any:
             if isinstance(spec, str) and spec in custom:

@@ -7,8 +7,9 @@ under Keras' argument names and defaults: ``Adam`` is TF1's Adam kernel with
 (TF1's ``a = m a + g; w -= lr a`` differs once the rate changes). ``RMSprop``
 is Keras' own formula (``rms`` starting at zeros, ``epsilon`` outside the
 square root), not TF1's. The learning rate is a variable (``optimizer.lr``)
-that callbacks set; ``decay`` is Keras' ``lr / (1 + decay * iterations)``. ``compile`` also takes a ``jaxsess.train`` optimizer
-or a name (``'adam'``, ``'sgd'``).
+that callbacks set, or a :mod:`~jaxsess.keras.optimizers.schedules` schedule called
+with ``iterations`` (the updates applied so far); ``decay`` is Keras' ``lr / (1 + decay *
+iterations)``. ``compile`` also takes a ``jaxsess.train`` optimizer or a name (``'adam'``, ``'sgd'``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from jaxsess import dtypes as _dtypes
 from jaxsess.graph._attr_json import register_function
 from jaxsess.graph._graph import Operation, Tensor, get_default_graph
 from jaxsess.keras import backend as K
+from jaxsess.keras.optimizers import schedules as schedules
+from jaxsess.keras.optimizers.schedules import LearningRateSchedule
 from jaxsess.ops import math_ops as _math
 from jaxsess.ops.state_ops import Variable
 from jaxsess.train._optimizers import (
@@ -37,7 +40,7 @@ from jaxsess.train._optimizers_extra import AdadeltaOptimizer
 if TYPE_CHECKING:
     import optax
 
-__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "get"]
+__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "get", "schedules"]
 
 
 def _lr(learning_rate: Any, kwargs: dict[str, Any]) -> Any:
@@ -73,8 +76,10 @@ class _KerasOptimizer(Optimizer):
 
     @property
     def learning_rate(self) -> Any:
-        """The learning rate: a ``float32`` variable (a tensor or schedule given as the
-        learning rate is returned as it is)."""
+        """The learning rate: a ``float32`` variable (a tensor, callable or
+        :class:`~jaxsess.keras.optimizers.schedules.LearningRateSchedule` given as the
+        learning rate is returned as it is; a schedule is called with :attr:`iterations`
+        in each update)."""
         if isinstance(self._lr_value, Tensor | Variable) or callable(self._lr_value):
             return self._lr_value
         if self._lr_variable is None or self._lr_variable.graph is not get_default_graph():
@@ -83,7 +88,9 @@ class _KerasOptimizer(Optimizer):
 
     @learning_rate.setter
     def learning_rate(self, value: Any) -> None:
-        if self._lr_variable is not None and not isinstance(value, Tensor | Variable):
+        if isinstance(value, LearningRateSchedule):
+            self._lr_value, self._lr_variable = value, None
+        elif self._lr_variable is not None and not isinstance(value, Tensor | Variable):
             K.set_value(self._lr_variable, value)
         else:
             self._lr_value = value
@@ -99,6 +106,8 @@ class _KerasOptimizer(Optimizer):
 
     def _keras_lr(self) -> Any:
         lr = self.learning_rate
+        if isinstance(lr, LearningRateSchedule):  # as tf_keras: called with the updates so far
+            lr = _math.cast(lr(_math.cast(self.iterations, _dtypes.float32)), _dtypes.float32)
         if not self._decay:
             return lr
         step = _math.cast(self.iterations, _dtypes.float32)
@@ -400,12 +409,20 @@ class Nadam(_KerasOptimizer):
     """Nadam (Adam with Nesterov momentum), as ``tf.keras.optimizers.Nadam``
     (learning_rate 0.001, beta_1 0.9, beta_2 0.999, epsilon 1e-7, Keras'
     ``schedule_decay`` 0.004 of the momentum schedule; slots ``m``, ``v``): Keras 2's
-    legacy formula (see :func:`_build_keras_nadam`)."""
+    legacy formula (see :func:`_build_keras_nadam`).
+
+    Raises:
+      ValueError: a :class:`~jaxsess.keras.optimizers.schedules.LearningRateSchedule` as the
+        learning rate, as tf_keras' legacy Nadam.
+    """
 
     SLOT_NAMES: ClassVar[dict[str, str]] = {"mu": "m", "nu": "v"}
 
     def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999, epsilon: Any = 1e-7,
                  name: str = "Nadam", **kwargs: Any) -> None:
+        if isinstance(learning_rate, LearningRateSchedule):
+            raise ValueError("The Nadam optimizer does not support tf.keras.optimizers.LearningRateSchedules as the "
+                             "learning rate.")
         super().__init__(False, name)
         # Keras: the schedule's decay is the optimizer's `decay`, 0.004 unless given
         self._schedule_decay = float(kwargs.pop("schedule_decay", kwargs.pop("decay", 0.004)))

@@ -232,3 +232,48 @@ def test_save_and_load_model_with_a_schedule(tmp_path: object) -> None:
     lr = back.optimizer.learning_rate
     assert isinstance(lr, S.PolynomialDecay) and lr.get_config() == m.optimizer.learning_rate.get_config()
     back.fit(np.ones((4, 2), np.float32), np.ones((4, 1), np.float32), verbose=0)
+
+
+# -- clone_model ----------------------------------------------------------------------------
+
+
+def test_clone_model_errors() -> None:
+    class Sub(keras.Model):
+        def __init__(self) -> None:
+            super().__init__()
+            self.d = keras.layers.Dense(1)
+
+        def call(self, inputs: object, *args: object, **kwargs: object) -> object:
+            return self.d(inputs)
+
+    with pytest.raises(ValueError, match="subclassed model"):
+        keras.models.clone_model(Sub())
+    seq = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    with pytest.raises(ValueError, match="to be a callable"):
+        keras.models.clone_model(seq, clone_function=3)
+    with pytest.raises(ValueError, match="at most one tensor"):
+        keras.models.clone_model(seq, input_tensors=[keras.Input((2,)), keras.Input((2,))])
+    a = keras.Input((2,))
+    fm = keras.Model(a, keras.layers.Dense(1)(a))
+    with pytest.raises(ValueError, match="same number of tensors"):
+        keras.models.clone_model(fm, input_tensors=[keras.Input((2,)), keras.Input((2,))])
+
+
+def test_clone_of_an_unbuilt_sequential_builds_on_data() -> None:
+    seq = keras.Sequential([keras.layers.Dense(3, kernel_initializer="ones"), keras.layers.Dense(1)])
+    clone = keras.models.clone_model(seq)
+    assert clone.weights == [] and len(clone.layers) == 2
+    clone.compile("sgd", "mse")
+    clone.fit(np.ones((4, 2), np.float32), np.ones((4, 1), np.float32), verbose=0)
+    assert [w.shape for w in clone.get_weights()] == [(2, 3), (3,), (3, 1), (1,)]
+
+
+def test_clone_keeps_constraints_and_a_shared_layer_once() -> None:
+    a = keras.Input((2,))
+    b = keras.Input((2,))
+    shared = keras.layers.Dense(2, kernel_constraint="non_neg")
+    fm = keras.Model([a, b], keras.layers.add([shared(a), shared(b)]))
+    clone = keras.models.clone_model(fm)
+    dense = [layer for layer in clone.layers if isinstance(layer, keras.layers.Dense)]
+    assert len(dense) == 1 and isinstance(dense[0].kernel.constraint, constraints.NonNeg)
+    assert len(clone.weights) == 2

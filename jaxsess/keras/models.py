@@ -45,7 +45,7 @@ from jaxsess.ops import math_ops as _math, shape_ops as _shape_ops
 from jaxsess.ops._core import constant, convert_to_tensor, placeholder, placeholder_with_default
 from jaxsess.train._saver import Saver
 
-__all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json", "model_from_config"]
+__all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json", "model_from_config", "clone_model"]
 
 def _flat(x: Any) -> list[Any]:
     return list(x) if isinstance(x, list | tuple) else [x]
@@ -1290,6 +1290,84 @@ def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = No
     """A model (new weights) from :meth:`Model.to_json`'s output (or TF's), as
     ``tf.keras.models.model_from_json``."""
     return model_from_config(json.loads(json_string), custom_objects)
+
+
+def _clone_layer(layer: Layer) -> Layer:
+    """A new layer of ``layer``'s class and config (new weights), as tf_keras' ``_clone_layer``."""
+    return type(layer).from_config(layer.get_config())  # type: ignore[no-any-return]
+
+
+def clone_model(model: Model, input_tensors: Any = None, clone_function: Any = None) -> Model:
+    """A new model with ``model``'s structure and new layers (new weights, drawn from the layers'
+    initializers: copy values with ``clone.set_weights(model.get_weights())``), as
+    ``tf.keras.models.clone_model``. Shared layers stay shared; the clone is not compiled.
+
+    Args:
+      model: a ``Sequential`` or functional ``Model``.
+      input_tensors: tensors to build the clone on instead of new ``keras.Input`` s (one for a
+        ``Sequential``; as many as the model has inputs otherwise).
+      clone_function: ``layer -> new layer`` (default: the layer's class ``from_config(get_config())``);
+        the input layers are always cloned by config.
+
+    Returns:
+      A ``Sequential`` for a ``Sequential``, else a functional ``Model`` (same name).
+
+    Raises:
+      ValueError: a subclassed model (no layer graph), ``clone_function`` that is not callable,
+        or ``input_tensors`` of the wrong number.
+    """
+    fn = _clone_layer if clone_function is None else clone_function
+    if not callable(fn):
+        raise ValueError(f"Expected `clone_function` argument to be a callable. Received: {clone_function!r}")
+    given = None if input_tensors is None else _flat(input_tensors)
+    if isinstance(model, Sequential):
+        layers = [fn(layer) for layer in model.layers]
+        if given is None:
+            node = keras_history(model.inputs[0]) if model.inputs else None
+            if node is not None and isinstance(node.layer, InputLayer):
+                return Sequential([_clone_layer(node.layer), *layers], name=model.name)
+            return Sequential(layers, name=model.name)
+        if len(given) != 1:
+            raise ValueError("To clone a `Sequential` model, we expect at most one tensor as part of "
+                             f"`input_tensors`. Received: input_tensors={input_tensors}")
+        x = given[0]
+        node = keras_history(x)
+        if node is None or not isinstance(node.layer, InputLayer):
+            x = Input(tensor=x)
+        clone = Sequential(name=model.name)
+        clone.add(x)
+        for layer in layers:
+            clone.add(layer)
+        return clone
+    if not model.inputs or not model._nodes:
+        raise ValueError(f"clone_model: {model.name!r} is a subclassed model without a graph of layers; only "
+                         "Sequential and functional models can be cloned.")
+    if given is not None and len(given) != len(model.inputs):
+        raise ValueError(f"input_tensors should have the same number of tensors as the model's inputs "
+                         f"({len(model.inputs)}). Received: {len(given)}.")
+    tensors: dict[Any, Any] = {}
+    for i, t in enumerate(model.inputs):
+        layer = keras_history(t).layer  # type: ignore[union-attr]
+        if given is None:
+            tensors[t] = _clone_layer(layer).output
+        else:
+            x = given[i]
+            origin = keras_history(x)
+            tensors[t] = x if origin is not None and isinstance(origin.layer, InputLayer) else Input(tensor=x)
+    cloned: dict[int, Layer] = {}
+    for node in model._nodes:
+        if isinstance(node.layer, InputLayer):
+            continue
+        if id(node.layer) not in cloned:
+            cloned[id(node.layer)] = fn(node.layer)
+        ins = [tensors[t] for t in node.input_tensors]
+        out = cloned[id(node.layer)](ins if len(ins) > 1 else ins[0])
+        for t, new in zip(node.output_tensors, _flat(out), strict=True):
+            tensors[t] = new
+    outs = [tensors[t] for t in model.outputs]
+    ins = [tensors[t] for t in model.inputs]
+    return Model(inputs=ins if len(ins) > 1 else ins[0], outputs=outs if len(outs) > 1 else outs[0],
+                 name=model.name)
 
 
 def _serialize_fn(fn: Any) -> Any:

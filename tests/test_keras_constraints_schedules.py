@@ -277,3 +277,26 @@ def test_clone_keeps_constraints_and_a_shared_layer_once() -> None:
     dense = [layer for layer in clone.layers if isinstance(layer, keras.layers.Dense)]
     assert len(dense) == 1 and isinstance(dense[0].kernel.constraint, constraints.NonNeg)
     assert len(clone.weights) == 2
+
+
+# -- Ftrl, legacy ----------------------------------------------------------------------------
+
+
+def test_ftrl_slot_names_and_legacy_aliases() -> None:
+    opt = keras.optimizers.legacy.Ftrl(0.1)
+    assert keras.optimizers.legacy.Ftrl is keras.optimizers.Ftrl
+    assert isinstance(keras.optimizers.get("ftrl"), keras.optimizers.Ftrl)
+    m = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    m.compile(opt, "mse")
+    p = float(m.get_weights()[0].sum())  # the prediction for a row of ones (bias 0)
+    m.train_on_batch(np.ones((2, 2), np.float32), np.ones((2, 1), np.float32))
+    assert opt.get_slot_names() == ["accumulator", "linear"]
+    # mse over two equal rows: g = 2 (p - 1) for each kernel entry; accumulator = 0.1 + g^2
+    accum = K.get_value(opt.get_slot(m.layers[0].kernel, "accumulator"))
+    np.testing.assert_allclose(accum, np.full((2, 1), 0.1 + (2 * (p - 1)) ** 2), rtol=1e-5)
+
+
+def test_ftrl_rejects_a_positive_power() -> None:
+    with pytest.raises(ValueError, match="`learning_rate_power` needs to be negative or zero. Received: "
+                                         "learning_rate_power=0.5"):
+        keras.optimizers.Ftrl(learning_rate_power=0.5)

@@ -31,16 +31,17 @@ from jaxsess.ops.state_ops import Variable
 from jaxsess.train._optimizers import (
     AdamOptimizer,
     MomentumOptimizer,
-    Optimizer,
+    Optimizer as _TrainOptimizer,
     TransformationSpec,
     _build_sgd,
 )
-from jaxsess.train._optimizers_extra import AdadeltaOptimizer
+from jaxsess.train._optimizers_extra import AdadeltaOptimizer, FtrlOptimizer
 
 if TYPE_CHECKING:
     import optax
 
-__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "get", "schedules"]
+__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl", "Optimizer", "get", "legacy",
+           "schedules"]
 
 
 def _lr(learning_rate: Any, kwargs: dict[str, Any]) -> Any:
@@ -51,7 +52,7 @@ def _lr(learning_rate: Any, kwargs: dict[str, Any]) -> Any:
     return learning_rate if lr is None else lr
 
 
-class _KerasOptimizer(Optimizer):
+class _KerasOptimizer(_TrainOptimizer):
     """Keras' hyperparameter variables: ``lr``/``learning_rate`` is a ``float32`` variable
     (``training/<name>/learning_rate``, made on first use in the default graph, read and set
     with ``keras.backend.get_value``/``set_value`` by callbacks such as ``LearningRateScheduler``),
@@ -437,16 +438,54 @@ class Nadam(_KerasOptimizer):
         return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
 
-def get(identifier: Any) -> Optimizer:
+class Ftrl(_KerasOptimizer, FtrlOptimizer):
+    """FTRL-Proximal, as ``tf.keras.optimizers.Ftrl`` (Keras 2's legacy class; learning_rate 0.001,
+    learning_rate_power -0.5, initial_accumulator_value 0.1, slots ``accumulator`` and ``linear``):
+    TF's ``ApplyFtrl``/``ApplyFtrlV2``, the rule of :class:`jaxsess.train.FtrlOptimizer`, with ``beta``
+    added to the L2 strength as ``beta / (2 lr)``.
+
+    Raises:
+      ValueError: a negative ``initial_accumulator_value``, L1, L2 or L2-shrinkage strength, or a
+        positive ``learning_rate_power`` (tf_keras' messages).
+    """
+
+    SLOT_NAMES: ClassVar[dict[str, str]] = {"accum": "accumulator", "linear": "linear"}
+
+    def __init__(self, learning_rate: Any = 0.001, learning_rate_power: float = -0.5,
+                 initial_accumulator_value: float = 0.1, l1_regularization_strength: float = 0.0,
+                 l2_regularization_strength: float = 0.0, name: str = "Ftrl",
+                 l2_shrinkage_regularization_strength: float = 0.0, beta: float = 0.0, **kwargs: Any) -> None:
+        checks = (("initial_accumulator_value", initial_accumulator_value, "positive or zero"),
+                  ("learning_rate_power", -learning_rate_power, "negative or zero"),
+                  ("l1_regularization_strength", l1_regularization_strength, "positive or zero"),
+                  ("l2_regularization_strength", l2_regularization_strength, "positive or zero"),
+                  ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength, "positive or zero"))
+        for key, value, rule in checks:
+            if value < 0.0:
+                given = -value if key == "learning_rate_power" else value
+                raise ValueError(f"`{key}` needs to be {rule}. Received: {key}={given}.")
+        super().__init__(self._keras_init(learning_rate, kwargs), learning_rate_power, initial_accumulator_value,
+                         l1_regularization_strength, l2_regularization_strength, name=name,
+                         l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength, beta=beta)
+
+
+#: The base of Keras' optimizers (``isinstance(opt, keras.optimizers.Optimizer)``).
+Optimizer = _KerasOptimizer
+
+
+def get(identifier: Any) -> _TrainOptimizer:
     """An optimizer from a name (``'adam'``, ``'sgd'``: Keras' defaults) or an optimizer.
 
     Raises:
       ValueError: an unknown name or object.
     """
-    if isinstance(identifier, Optimizer):
+    if isinstance(identifier, _TrainOptimizer):
         return identifier
     table: dict[str, Any] = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad,
-                             "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam}
+                             "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "ftrl": Ftrl}
     if isinstance(identifier, str) and identifier.lower() in table:
         return table[identifier.lower()]()  # type: ignore[abstract]
     raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (names: {sorted(table)}).")
+
+
+from jaxsess.keras.optimizers import legacy as legacy  # noqa: E402 - the same classes, under Keras' legacy names

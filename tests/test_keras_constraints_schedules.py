@@ -300,3 +300,57 @@ def test_ftrl_rejects_a_positive_power() -> None:
     with pytest.raises(ValueError, match="`learning_rate_power` needs to be negative or zero. Received: "
                                          "learning_rate_power=0.5"):
         keras.optimizers.Ftrl(learning_rate_power=0.5)
+
+
+# -- utils, layers ----------------------------------------------------------------------------
+
+
+def test_normalize_keeps_zero_rows_and_dtype() -> None:
+    out = keras.utils.normalize(np.array([[0.0, 0.0], [3.0, 4.0]], np.float32))
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, [[0.0, 0.0], [0.6, 0.8]])
+    # a vector comes back as one row, as tf_keras
+    np.testing.assert_allclose(keras.utils.normalize(np.array([1.0, -3.0]), order=1), [[0.25, -0.75]])
+
+
+def test_progbar_draws_bar_and_averages(capsys: pytest.CaptureFixture[str]) -> None:
+    bar = keras.utils.Progbar(4, width=8, interval=0.0)
+    bar.update(2, [("loss", 1.0)])
+    bar.update(4, [("loss", 3.0), ("acc", 0.5)])
+    text = capsys.readouterr().out
+    assert "2/4 [===>....]" in text and "4/4 [========]" in text
+    assert "loss: 2.0000" in text and "acc: 0.5000" in text and text.endswith("\n")
+    quiet = keras.utils.Progbar(None, verbose=2)
+    quiet.add(3, [("loss", 1.0)])
+    assert capsys.readouterr().out == ""  # no target: verbose 2 only prints a finalized bar
+
+
+def test_progbar_stateful_metrics_shown_as_given(capsys: pytest.CaptureFixture[str]) -> None:
+    bar = keras.utils.Progbar(2, verbose=2, stateful_metrics=["acc"])
+    bar.update(1, [("acc", 0.1), ("loss", 4.0)])
+    bar.update(2, [("acc", 0.9), ("loss", 2.0)])
+    text = capsys.readouterr().out
+    assert text.startswith("2/2") and "acc: 0.9000" in text and "loss: 3.0000" in text
+
+
+def test_conv1d_transpose_shapes_and_unsupported_arguments() -> None:
+    layer = keras.layers.Conv1DTranspose(4, 3, strides=2)
+    out = layer(keras.Input((5, 2)))
+    assert out.shape.as_list() == [None, 11, 4] and layer.kernel.shape.as_list() == [3, 4, 2]
+    same = keras.layers.Conv1DTranspose(4, 3, strides=2, padding="same")(keras.Input((5, 2)))
+    assert same.shape.as_list() == [None, 10, 4]
+    with pytest.raises(NotImplementedError, match="output_padding"):
+        keras.layers.Conv1DTranspose(4, 3, output_padding=1)
+    with pytest.raises(NotImplementedError, match="dilation_rate=1"):
+        keras.layers.Conv1DTranspose(4, 3, dilation_rate=2)
+    assert keras.layers.Convolution2DTranspose is keras.layers.Conv2DTranspose
+
+
+def test_activity_regularization_loss_is_per_batch_mean() -> None:
+    inp = keras.Input((2,))
+    layer = keras.layers.ActivityRegularization(l1=0.5)
+    m = keras.Model(inp, layer(inp))
+    assert len(m.losses) == 1
+    loss = K.get_session().run(m.losses[0], {inp: np.array([[1.0, -1.0], [2.0, 0.0]], np.float32)})
+    assert float(loss) == pytest.approx(0.5 * 4.0 / 2)
+    assert layer.get_config()["l1"] == 0.5

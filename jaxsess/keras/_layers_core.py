@@ -43,7 +43,7 @@ __all__ = [
     "BatchNormalization", "Concatenate", "Add", "Subtract", "Multiply", "GlobalAveragePooling2D",
     "GlobalMaxPooling2D", "concatenate", "add", "MaxPooling1D", "AveragePooling1D", "Conv1D", "Conv2DTranspose",
     "SeparableConv2D", "Lambda", "LeakyReLU", "ReLU", "Softmax", "ZeroPadding2D", "GlobalAveragePooling1D",
-    "GlobalMaxPooling1D",
+    "GlobalMaxPooling1D", "Convolution2DTranspose",
 ]
 
 
@@ -495,6 +495,9 @@ class Conv1D(Layer, _tf_layers.Conv1D):
 
 class Conv2DTranspose(Layer, _tf_layers.Conv2DTranspose):
     """Transposed 2-D convolution, as ``tf.keras.layers.Conv2DTranspose``."""
+
+
+Convolution2DTranspose = Conv2DTranspose
 
 
 class SeparableConv2D(Layer, _tf_layers.SeparableConv2D):

@@ -290,6 +290,32 @@ class Model(Layer):
             raise AttributeError(f"Model {self.name} has no output yet (build it or call it on a tensor).")
         return self.outputs[0] if len(self.outputs) == 1 else list(self.outputs)
 
+    @property
+    def input_shape(self) -> Any:
+        """The shape (a tuple, ``None`` for unknown sizes) of the model's input, a list of them for
+        several inputs, as ``tf.keras.Model.input_shape``.
+
+        Raises:
+          AttributeError: a model without inputs yet.
+        """
+        if not self.inputs:
+            raise AttributeError(f"Model {self.name} has no input yet (build it or call it on a tensor).")
+        shapes = [tuple(TensorShape(t.shape).as_list()) for t in self.inputs]  # type: ignore[arg-type]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self) -> Any:
+        """The shape of the model's output (a list of them for several outputs), as
+        ``tf.keras.Model.output_shape``.
+
+        Raises:
+          AttributeError: a model without outputs yet.
+        """
+        if not self.outputs:
+            raise AttributeError(f"Model {self.name} has no output yet (build it or call it on a tensor).")
+        shapes = [tuple(TensorShape(t.shape).as_list()) for t in self.outputs]  # type: ignore[arg-type]
+        return shapes[0] if len(shapes) == 1 else shapes
+
     def count_params(self) -> int:
         return int(sum(layer.count_params() for layer in self.layers))
 

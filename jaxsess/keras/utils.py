@@ -1,5 +1,5 @@
-"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``Sequence``,
-``custom_object_scope``/``get_custom_objects``)."""
+"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``normalize``, ``Sequence``,
+``pad_sequences``, ``Progbar``, ``custom_object_scope``/``get_custom_objects``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,11 @@ from jaxsess.keras._custom_objects import (
     custom_object_scope as custom_object_scope,
     get_custom_objects as get_custom_objects,
 )
+from jaxsess.keras._progbar import Progbar as Progbar
+from jaxsess.keras.preprocessing.sequence import pad_sequences as pad_sequences
 
-__all__ = ["Sequence", "to_categorical", "CustomObjectScope", "custom_object_scope", "get_custom_objects"]
+__all__ = ["Sequence", "to_categorical", "normalize", "pad_sequences", "Progbar", "CustomObjectScope",
+           "custom_object_scope", "get_custom_objects"]
 
 
 def to_categorical(y: Any, num_classes: int | None = None, dtype: str = "float32") -> np.ndarray:
@@ -35,6 +38,24 @@ def to_categorical(y: Any, num_classes: int | None = None, dtype: str = "float32
     out = np.zeros((y.shape[0], num_classes), dtype=dtype)
     out[np.arange(y.shape[0]), y] = 1
     return out.reshape((*shape, num_classes))
+
+
+def normalize(x: Any, axis: int = -1, order: Any = 2) -> np.ndarray:
+    """``x`` divided by its ``order``-norms along ``axis`` (zero norms count as 1), as
+    ``tf.keras.utils.normalize`` (NumPy; float inputs keep their dtype).
+
+    Args:
+      x: an array.
+      axis: the axis of the norms (-1).
+      order: the norm's order (2: L2), as ``numpy.linalg.norm``'s ``ord``.
+
+    Raises:
+      ValueError: ``numpy.linalg.norm``'s errors (an order it does not take for vectors).
+    """
+    x = np.asarray(x)
+    norms = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norms[norms == 0] = 1
+    return x / np.expand_dims(norms, axis)  # type: ignore[no-any-return]
 
 
 class Sequence:

@@ -354,3 +354,16 @@ def test_activity_regularization_loss_is_per_batch_mean() -> None:
     loss = K.get_session().run(m.losses[0], {inp: np.array([[1.0, -1.0], [2.0, 0.0]], np.float32)})
     assert float(loss) == pytest.approx(0.5 * 4.0 / 2)
     assert layer.get_config()["l1"] == 0.5
+
+
+def test_ftrl_hyperparameters_survive_save_and_load(tmp_path: object) -> None:
+    m = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    m.compile(keras.optimizers.Ftrl(0.2, learning_rate_power=-0.3, initial_accumulator_value=0.5,
+                                    l1_regularization_strength=0.01, l2_regularization_strength=0.02, beta=0.1,
+                                    l2_shrinkage_regularization_strength=0.03), "mse")
+    path = str(tmp_path) + "/ftrl.h5"  # type: ignore[operator]
+    m.save(path)
+    opt = keras.models.load_model(path).optimizer
+    assert isinstance(opt, keras.optimizers.Ftrl)
+    assert dict(opt._static) == dict(m.optimizer._static)
+    assert float(K.get_value(opt.learning_rate)) == pytest.approx(0.2)

@@ -1423,6 +1423,12 @@ def _optimizer_config(optimizer: Any) -> dict[str, Any]:
                 config[names.get(k, k)] = float(v)
         if isinstance(optimizer, _optimizers.SGD):
             config.update(momentum=float(optimizer._momentum), nesterov=bool(optimizer._use_nesterov))
+        if isinstance(optimizer, _optimizers.Ftrl):
+            static = dict(optimizer._static)
+            config.update(initial_accumulator_value=static["initial_accumulator_value"],
+                          learning_rate_power=static["learning_rate_power"], l1_regularization_strength=static["l1"],
+                          l2_regularization_strength=static["l2"], beta=static["beta"],
+                          l2_shrinkage_regularization_strength=static["l2_shrinkage"])
     return {"class_name": type(optimizer).__name__, "config": config}
 
 

@@ -367,3 +367,32 @@ def test_ftrl_hyperparameters_survive_save_and_load(tmp_path: object) -> None:
     assert isinstance(opt, keras.optimizers.Ftrl)
     assert dict(opt._static) == dict(m.optimizer._static)
     assert float(K.get_value(opt.learning_rate)) == pytest.approx(0.2)
+
+
+# -- optimizer configs --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [
+    lambda: keras.optimizers.SGD(0.5, momentum=0.8, nesterov=True),
+    lambda: keras.optimizers.RMSprop(0.01, rho=0.8, momentum=0.5, centered=True),
+    lambda: keras.optimizers.Adagrad(0.01, initial_accumulator_value=0.3),
+    lambda: keras.optimizers.Nadam(0.01, schedule_decay=0.01),
+    lambda: keras.optimizers.Adam(S.InverseTimeDecay(0.1, 2, 0.5), beta_1=0.8),
+])
+def test_optimizer_config_round_trips(make: object) -> None:
+    opt = make()  # type: ignore[operator]
+    cfg = json.loads(json.dumps(keras.optimizers.serialize(opt)))
+    back = keras.optimizers.get(cfg)
+    assert type(back) is type(opt)
+    assert back.get_config() == opt.get_config()
+
+
+def test_optimizer_deserialize_errors_and_tf_keys() -> None:
+    with pytest.raises(ValueError, match="Unknown optimizer: 'Lion'"):
+        keras.optimizers.deserialize({"class_name": "Lion", "config": {}})
+    opt = keras.optimizers.deserialize({"module": "keras.optimizers.legacy", "class_name": "SGD", "registered_name": None,
+                                        "config": {"name": "SGD", "learning_rate": 0.2, "decay": 0.0, "momentum": 0.0,
+                                                   "nesterov": False, "clipnorm": None}})
+    assert isinstance(opt, keras.optimizers.SGD) and opt.get_config()["learning_rate"] == pytest.approx(0.2)
+    with pytest.raises(TypeError):
+        keras.optimizers.deserialize({"class_name": "SGD", "config": {"no_such_argument": 1}})

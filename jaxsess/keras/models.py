@@ -1409,27 +1409,10 @@ def _serialize_fn(fn: Any) -> Any:
 
 
 def _optimizer_config(optimizer: Any) -> dict[str, Any]:
-    config: dict[str, Any] = {"name": getattr(optimizer, "_name", type(optimizer).__name__)}
     if isinstance(optimizer, _optimizers._KerasOptimizer):
-        lr = optimizer.learning_rate
-        config["learning_rate"] = (_optimizers.schedules.serialize(lr)
-                                   if isinstance(lr, _optimizers.schedules.LearningRateSchedule)
-                                   else float(K.get_value(lr)))
-        config["decay"] = optimizer._decay
-        hyper = optimizer._hyper_values if hasattr(optimizer, "_hyper_values") else {}
-        names = {"beta1": "beta_1", "beta2": "beta_2"}
-        for k, v in hyper.items():
-            if k != "learning_rate" and isinstance(v, int | float):
-                config[names.get(k, k)] = float(v)
-        if isinstance(optimizer, _optimizers.SGD):
-            config.update(momentum=float(optimizer._momentum), nesterov=bool(optimizer._use_nesterov))
-        if isinstance(optimizer, _optimizers.Ftrl):
-            static = dict(optimizer._static)
-            config.update(initial_accumulator_value=static["initial_accumulator_value"],
-                          learning_rate_power=static["learning_rate_power"], l1_regularization_strength=static["l1"],
-                          l2_regularization_strength=static["l2"], beta=static["beta"],
-                          l2_shrinkage_regularization_strength=static["l2_shrinkage"])
-    return {"class_name": type(optimizer).__name__, "config": config}
+        return _optimizers.serialize(optimizer)
+    return {"class_name": type(optimizer).__name__,
+            "config": {"name": getattr(optimizer, "_name", type(optimizer).__name__)}}
 
 
 def save_model(model: Model, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
@@ -1489,17 +1472,7 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
         training = f.attrs.get("training_config")
     if compile and training is not None:
         tc = json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
-        opt = tc["optimizer_config"]
-        cls = getattr(_optimizers, opt["class_name"], None)
-        if cls is None:
-            raise ValueError(f"Unknown optimizer: {opt['class_name']}.")
-        oc = {k: v for k, v in opt["config"].items() if k not in ("name", "amsgrad", "centered", "clipnorm",
-                                                                  "clipvalue", "global_clipnorm", "jit_compile",
-                                                                  "is_legacy_optimizer")}
-        if not oc.get("decay"):
-            oc.pop("decay", None)
-        if isinstance(oc.get("learning_rate"), dict):  # a schedule
-            oc["learning_rate"] = _optimizers.schedules.deserialize(oc["learning_rate"], custom)
+        optimizer = _optimizers.deserialize(tc["optimizer_config"], custom)
 
         def resolve(spec: Any) -> Any:
             if isinstance(spec, str) and spec in custom:
@@ -1515,6 +1488,6 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
                 return [resolve(v) for v in spec]
             return spec
 
-        model.compile(optimizer=cls(**oc), loss=resolve(tc["loss"]), metrics=resolve(tc.get("metrics")),
+        model.compile(optimizer=optimizer, loss=resolve(tc["loss"]), metrics=resolve(tc.get("metrics")),
                       loss_weights=tc.get("loss_weights"))
     return model

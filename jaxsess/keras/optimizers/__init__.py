@@ -23,7 +23,7 @@ import numpy as np
 from jaxsess import dtypes as _dtypes
 from jaxsess.graph._attr_json import register_function
 from jaxsess.graph._graph import Operation, Tensor, get_default_graph
-from jaxsess.keras import backend as K
+from jaxsess.keras import _custom_objects, backend as K
 from jaxsess.keras.optimizers import schedules as schedules
 from jaxsess.keras.optimizers.schedules import LearningRateSchedule
 from jaxsess.ops import math_ops as _math
@@ -40,8 +40,8 @@ from jaxsess.train._optimizers_extra import AdadeltaOptimizer, FtrlOptimizer
 if TYPE_CHECKING:
     import optax
 
-__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl", "Optimizer", "get", "legacy",
-           "schedules"]
+__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl", "Optimizer", "get", "serialize",
+           "deserialize", "legacy", "schedules"]
 
 
 def _lr(learning_rate: Any, kwargs: dict[str, Any]) -> Any:
@@ -126,6 +126,41 @@ class _KerasOptimizer(_TrainOptimizer):
         hyper["learning_rate"] = self._keras_lr()
         return hyper
 
+    def get_config(self) -> dict[str, Any]:
+        """The constructor's arguments, as tf_keras' legacy ``get_config``: ``name``,
+        ``learning_rate`` (its value, read in the Keras session, or a schedule's
+        :func:`~jaxsess.keras.optimizers.schedules.serialize`), ``decay`` and the class's own
+        hyperparameters (``beta_1``, ``rho``, ``momentum``, ...)."""
+        lr = self.learning_rate
+        names = {"beta1": "beta_1", "beta2": "beta_2"}
+        config: dict[str, Any] = {
+            "name": self._name,
+            "learning_rate": schedules.serialize(lr) if isinstance(lr, LearningRateSchedule)
+            else float(K.get_value(lr)),
+            "decay": self._decay,
+        }
+        for k, v in getattr(self, "_hyper_values", {}).items():
+            if k != "learning_rate" and isinstance(v, int | float):
+                config[names.get(k, k)] = float(v)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        """``cls(**config)``, a schedule given as a config deserialized, as tf_keras' legacy
+        ``from_config`` (the ``clipnorm``/``clipvalue``/... keys of TF's configs are dropped).
+
+        Raises:
+          TypeError: an argument the class does not take.
+        """
+        config = {k: v for k, v in config.items() if k not in _DROPPED_CONFIG_KEYS}
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"], custom_objects)
+        return cls(**config)
+
+
+#: Keys of tf_keras' optimizer configs that jaxsess' optimizers do not take.
+_DROPPED_CONFIG_KEYS = ("clipnorm", "clipvalue", "global_clipnorm", "jit_compile", "is_legacy_optimizer")
+
 
 class Adam(_KerasOptimizer, AdamOptimizer):
     """Adam, as ``tf.keras.optimizers.Adam`` (learning_rate 0.001, beta_1 0.9,
@@ -140,6 +175,9 @@ class Adam(_KerasOptimizer, AdamOptimizer):
         if amsgrad:
             raise NotImplementedError("keras.optimizers.Adam(amsgrad=True) is not supported.")
         super().__init__(self._keras_init(learning_rate, kwargs), beta_1, beta_2, epsilon, name=name)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "amsgrad": False}
 
 
 def _build_keras_momentum(hyper: dict[str, Any], state: Any, *, use_nesterov: bool) -> optax.GradientTransformation:
@@ -172,6 +210,9 @@ class SGD(_KerasOptimizer, MomentumOptimizer):
         if self._momentum == 0.0 and not self._use_nesterov:
             return {"learning_rate": self._keras_lr()}
         return super()._hyper()
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "momentum": float(self._momentum), "nesterov": bool(self._use_nesterov)}
 
 
 def _build_keras_rmsprop(hyper: dict[str, Any], state: Any) -> optax.GradientTransformation:
@@ -247,6 +288,10 @@ class RMSprop(_KerasOptimizer):
 
     def _hyper(self) -> dict[str, Any]:
         return {**self._hyper_values, "learning_rate": self._keras_lr()}
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        return {**config, "momentum": self._momentum, "epsilon": config.pop("epsilon"), "centered": self._centered}
 
 
 class _AccumulatorState(NamedTuple):
@@ -372,6 +417,11 @@ class Adagrad(_KerasOptimizer):
     def _hyper(self) -> dict[str, Any]:
         return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        return {**config, "initial_accumulator_value": self._initial_accumulator_value,
+                "epsilon": config.pop("epsilon")}
+
 
 class Adadelta(_KerasOptimizer, AdadeltaOptimizer):
     """Adadelta, as ``tf.keras.optimizers.Adadelta`` (learning_rate 0.001, rho
@@ -437,6 +487,9 @@ class Nadam(_KerasOptimizer):
     def _hyper(self) -> dict[str, Any]:
         return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "decay": self._schedule_decay}  # Keras' Nadam: its schedule's decay
+
 
 class Ftrl(_KerasOptimizer, FtrlOptimizer):
     """FTRL-Proximal, as ``tf.keras.optimizers.Ftrl`` (Keras 2's legacy class; learning_rate 0.001,
@@ -468,24 +521,61 @@ class Ftrl(_KerasOptimizer, FtrlOptimizer):
                          l1_regularization_strength, l2_regularization_strength, name=name,
                          l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength, beta=beta)
 
+    def get_config(self) -> dict[str, Any]:
+        static = dict(self._static)
+        return {**super().get_config(), "initial_accumulator_value": static["initial_accumulator_value"],
+                "learning_rate_power": static["learning_rate_power"], "l1_regularization_strength": static["l1"],
+                "l2_regularization_strength": static["l2"], "beta": static["beta"],
+                "l2_shrinkage_regularization_strength": static["l2_shrinkage"]}
+
 
 #: The base of Keras' optimizers (``isinstance(opt, keras.optimizers.Optimizer)``).
 Optimizer = _KerasOptimizer
 
 
+_BY_NAME: dict[str, Any] = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad,
+                            "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "ftrl": Ftrl}
+
+
+def serialize(optimizer: _KerasOptimizer) -> dict[str, Any]:
+    """``{"class_name": ..., "config": optimizer.get_config()}``, as ``tf.keras.optimizers.serialize``."""
+    return {"class_name": type(optimizer).__name__, "config": optimizer.get_config()}
+
+
+def deserialize(config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+    """The optimizer of a :func:`serialize` config (or tf_keras': its ``"module"`` key ignored), as
+    ``tf.keras.optimizers.deserialize``; class names are case-insensitive, user classes come from
+    ``custom_objects`` and the open ``keras.utils.custom_object_scope`` s.
+
+    Raises:
+      ValueError: an unknown class name.
+    """
+    name = config["class_name"]
+    custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
+    cls = custom.get(name) or _BY_NAME.get(name.lower())
+    if cls is None:
+        raise ValueError(f"Unknown optimizer: {name!r}. Please ensure it is in `custom_objects`. "
+                         f"Known: {sorted(_BY_NAME)}.")
+    args = dict(config.get("config") or {})
+    if hasattr(cls, "from_config"):
+        return cls.from_config(args, custom_objects) if issubclass(cls, _KerasOptimizer) else cls.from_config(args)
+    return cls(**args)
+
+
 def get(identifier: Any) -> _TrainOptimizer:
-    """An optimizer from a name (``'adam'``, ``'sgd'``: Keras' defaults) or an optimizer.
+    """An optimizer from a name (``'adam'``, ``'sgd'``: Keras' defaults), a config dict
+    (:func:`deserialize`) or an optimizer (returned as it is), as ``tf.keras.optimizers.get``.
 
     Raises:
       ValueError: an unknown name or object.
     """
     if isinstance(identifier, _TrainOptimizer):
         return identifier
-    table: dict[str, Any] = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad,
-                             "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "ftrl": Ftrl}
-    if isinstance(identifier, str) and identifier.lower() in table:
-        return table[identifier.lower()]()  # type: ignore[abstract]
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (names: {sorted(table)}).")
+    if isinstance(identifier, dict):
+        return deserialize(identifier)  # type: ignore[no-any-return]
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (names: {sorted(_BY_NAME)}).")
 
 
 from jaxsess.keras.optimizers import legacy as legacy  # noqa: E402 - the same classes, under Keras' legacy names

@@ -396,3 +396,14 @@ def test_optimizer_deserialize_errors_and_tf_keys() -> None:
     assert isinstance(opt, keras.optimizers.SGD) and opt.get_config()["learning_rate"] == pytest.approx(0.2)
     with pytest.raises(TypeError):
         keras.optimizers.deserialize({"class_name": "SGD", "config": {"no_such_argument": 1}})
+
+
+def test_custom_layer_without_init_needs_no_get_config() -> None:
+    class Double(keras.layers.Layer):
+        def call(self, inputs: object, *args: object, **kwargs: object) -> object:
+            return inputs * 2.0
+
+    m = keras.Sequential([keras.layers.Dense(1, input_shape=(2,)), Double(name="double")])
+    assert m.layers[-1].get_config() == {"name": "double", "trainable": True, "dtype": "float32"}
+    with keras.utils.custom_object_scope({"Double": Double}):
+        assert isinstance(keras.models.model_from_json(m.to_json()).layers[-1], Double)

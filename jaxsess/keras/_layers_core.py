@@ -151,8 +151,9 @@ class Layer(_tf_layers.Layer):
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = list(self._batch_input_shape)
         config["dtype"] = _dtypes.as_dtype(self.dtype).name if self.dtype is not None else K.floatx()
+        bases = (Layer.__init__, _tf_layers.Layer.__init__, object.__init__)  # their arguments are the common keys
         init = next((k.__dict__["__init__"] for k in type(self).__mro__
-                     if "__init__" in k.__dict__ and k.__dict__["__init__"] is not Layer.__init__), Layer.__init__)
+                     if "__init__" in k.__dict__ and k.__dict__["__init__"] not in bases), Layer.__init__)
         params = [p for p in inspect.signature(init).parameters.values()
                   if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         if not type(self).__module__.startswith("jaxsess."):

@@ -407,3 +407,8 @@ def test_custom_layer_without_init_needs_no_get_config() -> None:
     assert m.layers[-1].get_config() == {"name": "double", "trainable": True, "dtype": "float32"}
     with keras.utils.custom_object_scope({"Double": Double}):
         assert isinstance(keras.models.model_from_json(m.to_json()).layers[-1], Double)
+
+
+def test_experimental_cosine_schedules_are_the_schedules() -> None:
+    assert keras.experimental.CosineDecay is S.CosineDecay
+    assert keras.experimental.CosineDecayRestarts is S.CosineDecayRestarts

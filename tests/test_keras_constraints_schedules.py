@@ -412,3 +412,21 @@ def test_custom_layer_without_init_needs_no_get_config() -> None:
 def test_experimental_cosine_schedules_are_the_schedules() -> None:
     assert keras.experimental.CosineDecay is S.CosineDecay
     assert keras.experimental.CosineDecayRestarts is S.CosineDecayRestarts
+
+
+def test_load_model_reads_custom_loss_and_lambda_function_from_the_scope(tmp_path: object) -> None:
+    def my_loss(y_true: object, y_pred: object) -> object:
+        return keras.backend.mean(keras.backend.square(y_true - y_pred))  # type: ignore[operator]
+
+    def triple(x: object) -> object:
+        return x * 3.0  # type: ignore[operator]
+
+    m = keras.Sequential([keras.layers.Dense(1, input_shape=(2,)), keras.layers.Lambda(triple)])
+    m.compile("sgd", my_loss)
+    path = str(tmp_path) + "/custom.h5"  # type: ignore[operator]
+    m.save(path)
+    with keras.utils.custom_object_scope({"my_loss": my_loss, "triple": triple}):
+        back = keras.models.load_model(path)
+    x = np.ones((2, 2), np.float32)
+    np.testing.assert_allclose(back.predict(x), m.predict(x), rtol=1e-6)
+    back.fit(np.ones((2, 2), np.float32), np.ones((2, 1), np.float32), verbose=0)

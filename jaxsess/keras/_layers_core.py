@@ -31,7 +31,15 @@ import numpy as np
 from jaxsess import dtypes as _dtypes, layers as _tf_layers
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
-from jaxsess.keras import _serialization, activations, backend as K, constraints, initializers, regularizers
+from jaxsess.keras import (
+    _custom_objects,
+    _serialization,
+    activations,
+    backend as K,
+    constraints,
+    initializers,
+    regularizers,
+)
 from jaxsess.ops import math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
 from jaxsess.ops._core import constant, convert_to_tensor
 from jaxsess.ops.init_ops import FreshSeeds
@@ -569,7 +577,7 @@ class Lambda(Layer):
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
         config = dict(config)
-        custom = custom_objects or {}
+        custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
         globs = dict(sys.modules[config["module"]].__dict__) if config.get("module") in sys.modules else {}
         globs.update(custom)
         if config.get("function_type") == "function":

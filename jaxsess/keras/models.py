@@ -1461,7 +1461,7 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
         path = os.path.join(path, _DIR_MODEL_FILE)
     if not os.path.exists(path):
         raise OSError(f"No file or directory found at {path}")
-    custom = custom_objects or {}
+    custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
     with _hdf5.h5py.File(path, "r") as f:
         raw = f.attrs.get("model_config")
         if raw is None:

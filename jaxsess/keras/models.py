@@ -32,11 +32,11 @@ from jaxsess.graph._shape import TensorShape
 from jaxsess.keras import (
     _custom_objects,
     _hdf5,
+    _optimizers,
     backend as K,
     layers as _layers,
     losses as _losses,
     metrics as _metrics,
-    optimizers as _optimizers,
     utils as _utils,
 )
 from jaxsess.keras._layers_core import Input, InputLayer, Layer, Node, keras_history

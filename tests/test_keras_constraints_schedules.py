@@ -430,3 +430,18 @@ def test_load_model_reads_custom_loss_and_lambda_function_from_the_scope(tmp_pat
     x = np.ones((2, 2), np.float32)
     np.testing.assert_allclose(back.predict(x), m.predict(x), rtol=1e-6)
     back.fit(np.ones((2, 2), np.float32), np.ones((2, 1), np.float32), verbose=0)
+
+
+def test_layers_returning_their_input_keep_the_model_graph() -> None:
+    K.set_learning_phase(0)  # Dropout returns its input
+    try:
+        inp = keras.Input((3,))
+        h = keras.layers.Dense(2)(inp)
+        out = keras.layers.Lambda(lambda x: x)(keras.layers.Dropout(0.5)(h))
+        assert out is not h
+        m = keras.Model(inp, out)
+        assert [layer.name for layer in m.layers] == ["input_1", "dense", "dropout", "lambda"]
+        assert [layer.name for layer in keras.models.clone_model(m).layers] == [
+            "input_1", "dense", "dropout", "lambda"]
+    finally:
+        K.clear_session()

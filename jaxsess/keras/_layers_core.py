@@ -41,7 +41,7 @@ from jaxsess.keras import (
     regularizers,
 )
 from jaxsess.ops import math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
-from jaxsess.ops._core import constant, convert_to_tensor
+from jaxsess.ops._core import constant, convert_to_tensor, identity
 from jaxsess.ops.init_ops import FreshSeeds
 from jaxsess.ops.state_ops import Variable
 
@@ -86,6 +86,22 @@ def input_mask(inputs: Any) -> Any:
 
 #: Keys of configs written by TF's Keras that jaxsess' layers do not take (dropped when None/False).
 _CONFIG_ONLY_KEYS = ("activity_regularizer", "ragged", "sparse", "optional", "time_major", "unroll")
+
+
+def _copy_passed_through(inputs: Any, outputs: Any) -> Any:
+    """``outputs`` with each tensor that is also an input replaced by its ``identity``, as Keras does:
+    the history maps a tensor to the one layer call that made it (a layer that returns its input,
+    such as ``Dropout`` in the inference phase or ``Lambda(lambda x: x)``, must not take it over)."""
+    given = {id(t) for t in _flat(inputs) if isinstance(t, Tensor)}
+    if not any(isinstance(t, Tensor) and id(t) in given for t in _flat(outputs)):
+        return outputs
+
+    def copy(t: Any) -> Any:
+        return identity(t) if isinstance(t, Tensor) and id(t) in given else t
+
+    if isinstance(outputs, list | tuple):
+        return type(outputs)(copy(t) for t in outputs)
+    return copy(outputs)
 
 
 def _default_name(class_name: str) -> str:
@@ -313,7 +329,7 @@ class Layer(_tf_layers.Layer):
                 self.build(TensorShape(first.shape) if not isinstance(inputs, list | tuple)  # type: ignore[arg-type]
                            else [TensorShape(convert_to_tensor(x).shape) for x in inputs])
                 self.built = True
-            outputs = self.call(inputs, *args, **kwargs)
+            outputs = _copy_passed_through(inputs, self.call(inputs, *args, **kwargs))
             if self._activity_regularizer is not None:
                 self._add_activity_loss(outputs)  # the batch mean of the regularizer of each output
             out_mask = self.compute_mask(inputs, mask)

@@ -10,7 +10,9 @@ from jaxsess.keras import (
     activations as activations,
     backend as backend,
     callbacks as callbacks,
+    constraints as constraints,
     datasets as datasets,
+    experimental as experimental,
     initializers as initializers,
     layers as layers,
     losses as losses,
@@ -24,5 +26,5 @@ from jaxsess.keras import (
 from jaxsess.keras.layers import Input as Input
 from jaxsess.keras.models import Model as Model, Sequential as Sequential
 
-__all__ = ["activations", "backend", "callbacks", "datasets", "initializers", "layers", "losses", "metrics", "models", "optimizers",
+__all__ = ["activations", "backend", "callbacks", "constraints", "datasets", "experimental", "initializers", "layers", "losses", "metrics", "models", "optimizers",
            "preprocessing", "regularizers", "utils", "Input", "Model", "Sequential"]

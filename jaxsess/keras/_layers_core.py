@@ -31,9 +31,17 @@ import numpy as np
 from jaxsess import dtypes as _dtypes, layers as _tf_layers
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
-from jaxsess.keras import _serialization, activations, backend as K, initializers, regularizers
+from jaxsess.keras import (
+    _custom_objects,
+    _serialization,
+    activations,
+    backend as K,
+    constraints,
+    initializers,
+    regularizers,
+)
 from jaxsess.ops import math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
-from jaxsess.ops._core import constant, convert_to_tensor
+from jaxsess.ops._core import constant, convert_to_tensor, identity
 from jaxsess.ops.init_ops import FreshSeeds
 from jaxsess.ops.state_ops import Variable
 
@@ -43,7 +51,7 @@ __all__ = [
     "BatchNormalization", "Concatenate", "Add", "Subtract", "Multiply", "GlobalAveragePooling2D",
     "GlobalMaxPooling2D", "concatenate", "add", "MaxPooling1D", "AveragePooling1D", "Conv1D", "Conv2DTranspose",
     "SeparableConv2D", "Lambda", "LeakyReLU", "ReLU", "Softmax", "ZeroPadding2D", "GlobalAveragePooling1D",
-    "GlobalMaxPooling1D",
+    "GlobalMaxPooling1D", "Convolution2DTranspose",
 ]
 
 
@@ -77,9 +85,23 @@ def input_mask(inputs: Any) -> Any:
 
 
 #: Keys of configs written by TF's Keras that jaxsess' layers do not take (dropped when None/False).
-_CONFIG_ONLY_KEYS = ("kernel_constraint", "bias_constraint", "activity_regularizer", "recurrent_constraint",
-                     "beta_constraint", "gamma_constraint", "embeddings_constraint", "depthwise_constraint",
-                     "pointwise_constraint", "ragged", "sparse", "optional", "time_major", "unroll")
+_CONFIG_ONLY_KEYS = ("activity_regularizer", "ragged", "sparse", "optional", "time_major", "unroll")
+
+
+def _copy_passed_through(inputs: Any, outputs: Any) -> Any:
+    """``outputs`` with each tensor that is also an input replaced by its ``identity``, as Keras does:
+    the history maps a tensor to the one layer call that made it (a layer that returns its input,
+    such as ``Dropout`` in the inference phase or ``Lambda(lambda x: x)``, must not take it over)."""
+    given = {id(t) for t in _flat(inputs) if isinstance(t, Tensor)}
+    if not any(isinstance(t, Tensor) and id(t) in given for t in _flat(outputs)):
+        return outputs
+
+    def copy(t: Any) -> Any:
+        return identity(t) if isinstance(t, Tensor) and id(t) in given else t
+
+    if isinstance(outputs, list | tuple):
+        return type(outputs)(copy(t) for t in outputs)
+    return copy(outputs)
 
 
 def _default_name(class_name: str) -> str:
@@ -153,8 +175,9 @@ class Layer(_tf_layers.Layer):
         if self._batch_input_shape is not None:
             config["batch_input_shape"] = list(self._batch_input_shape)
         config["dtype"] = _dtypes.as_dtype(self.dtype).name if self.dtype is not None else K.floatx()
+        bases = (Layer.__init__, _tf_layers.Layer.__init__, object.__init__)  # their arguments are the common keys
         init = next((k.__dict__["__init__"] for k in type(self).__mro__
-                     if "__init__" in k.__dict__ and k.__dict__["__init__"] is not Layer.__init__), Layer.__init__)
+                     if "__init__" in k.__dict__ and k.__dict__["__init__"] not in bases), Layer.__init__)
         params = [p for p in inspect.signature(init).parameters.values()
                   if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         if not type(self).__module__.startswith("jaxsess."):
@@ -185,8 +208,8 @@ class Layer(_tf_layers.Layer):
     def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
         """A new layer from :meth:`get_config`'s output, as ``tf.keras.layers.Layer.from_config``."""
         kwargs = {k: _serialization.deserialize_value(v, k, custom_objects) for k, v in config.items()}
-        for key in _CONFIG_ONLY_KEYS:
-            if kwargs.get(key) in (None, False):
+        for key in [*_CONFIG_ONLY_KEYS, *(k for k in kwargs if k.endswith("_constraint"))]:
+            if kwargs.get(key) in (None, False):  # None constraints: the default of layers that take them
                 kwargs.pop(key, None)
         return cls(**kwargs)
 
@@ -207,8 +230,14 @@ class Layer(_tf_layers.Layer):
         glorot uniform for floats, zeros otherwise), as Keras' ``add_weight``.
 
         A regularizer's loss (``<name>/Regularizer/...``) is added to
-        :attr:`losses`.
+        :attr:`losses`; ``constraint`` (a callable, a name such as ``'max_norm'`` or a
+        config: :func:`jaxsess.keras.constraints.get`) becomes the variable's ``constraint``,
+        applied by the optimizers after each update.
+
+        Raises:
+          ValueError: an unknown constraint name.
         """
+        constraint = constraints.get(constraint)
         dtype = _dtypes.as_dtype(dtype or self.dtype or K.floatx())
         init = initializers.get(initializer)
         if init is None:
@@ -300,7 +329,7 @@ class Layer(_tf_layers.Layer):
                 self.build(TensorShape(first.shape) if not isinstance(inputs, list | tuple)  # type: ignore[arg-type]
                            else [TensorShape(convert_to_tensor(x).shape) for x in inputs])
                 self.built = True
-            outputs = self.call(inputs, *args, **kwargs)
+            outputs = _copy_passed_through(inputs, self.call(inputs, *args, **kwargs))
             if self._activity_regularizer is not None:
                 self._add_activity_loss(outputs)  # the batch mean of the regularizer of each output
             out_mask = self.compute_mask(inputs, mask)
@@ -493,6 +522,9 @@ class Conv2DTranspose(Layer, _tf_layers.Conv2DTranspose):
     """Transposed 2-D convolution, as ``tf.keras.layers.Conv2DTranspose``."""
 
 
+Convolution2DTranspose = Conv2DTranspose
+
+
 class SeparableConv2D(Layer, _tf_layers.SeparableConv2D):
     """Depthwise then pointwise 2-D convolution, as ``tf.keras.layers.SeparableConv2D``
     (variables ``depthwise_kernel``, ``pointwise_kernel``, ``bias``)."""
@@ -561,7 +593,7 @@ class Lambda(Layer):
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
         config = dict(config)
-        custom = custom_objects or {}
+        custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
         globs = dict(sys.modules[config["module"]].__dict__) if config.get("module") in sys.modules else {}
         globs.update(custom)
         if config.get("function_type") == "function":

@@ -1,7 +1,7 @@
 """More Keras 2 layers: merges (``Maximum``, ``Minimum``, ``Average``, ``Dot``),
 advanced activations (``ELU``, ``PReLU``, ``ThresholdedReLU``),
-``LayerNormalization``, ``DepthwiseConv2D``, 3-D convolution/pooling/padding
-and ``SpatialDropout2D``/``3D``, as ``tf.compat.v1.keras.layers`` (tf_keras'
+``LayerNormalization``, ``DepthwiseConv2D``, ``Conv1DTranspose``, 3-D convolution/pooling/padding,
+``SpatialDropout2D``/``3D`` and ``ActivityRegularization``, as ``tf.compat.v1.keras.layers`` (tf_keras'
 graph-mode code is the reference for formulas, weight names and defaults).
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from jaxsess import layers as _tf_layers
 from jaxsess.graph._shape import TensorShape
-from jaxsess.keras import backend as K
+from jaxsess.keras import backend as K, regularizers
 from jaxsess.keras._layers_core import Layer, Multiply, Subtract, _activation, _Merge
 from jaxsess.ops import (
     conv_ops as _conv,
@@ -29,7 +29,7 @@ __all__ = [
     "ELU", "PReLU", "ThresholdedReLU", "LayerNormalization", "DepthwiseConv2D", "Conv3D", "Convolution3D",
     "MaxPooling3D", "MaxPool3D", "AveragePooling3D", "AvgPool3D", "GlobalMaxPooling3D", "GlobalMaxPool3D",
     "GlobalAveragePooling3D", "GlobalAvgPool3D", "UpSampling3D", "ZeroPadding3D", "Cropping3D",
-    "SpatialDropout2D", "SpatialDropout3D",
+    "SpatialDropout2D", "SpatialDropout3D", "Conv1DTranspose", "Convolution1DTranspose", "ActivityRegularization",
 ]
 
 
@@ -476,3 +476,71 @@ class SpatialDropout3D(_SpatialDropout):
     training phase, as ``tf.keras.layers.SpatialDropout3D``."""
 
     _rank = 3
+
+
+# -- Conv1DTranspose, ActivityRegularization -----------------------------------------------------------
+
+
+class Conv1DTranspose(Layer, _tf_layers.Conv1D):
+    """The transpose of a 1-D convolution over ``[N, L, C]``, as ``tf.keras.layers.Conv1DTranspose``
+    (variables ``kernel [k, filters, C]`` and ``bias [filters]``): outputs ``[N, L', filters]`` with
+    ``L' = L * strides`` (``'same'``) or ``L * strides + max(k - strides, 0)`` (``'valid'``).
+
+    Raises:
+      NotImplementedError: ``output_padding``, ``channels_first`` or a dilation rate other than 1.
+      ValueError (when called): an input whose length or channels are unknown.
+    """
+
+    def __init__(self, filters: int, kernel_size: Any, strides: Any = 1, padding: str = "valid",
+                 output_padding: Any = None, data_format: str | None = None, dilation_rate: Any = 1,
+                 activation: Any = None, use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
+                 bias_initializer: Any = "zeros", **kwargs: Any) -> None:
+        if output_padding is not None:
+            raise NotImplementedError("keras.layers.Conv1DTranspose(output_padding=...) is not supported.")
+        if (data_format or K.image_data_format()) != "channels_last":
+            raise NotImplementedError("keras.layers.Conv1DTranspose supports data_format='channels_last' only.")
+        if dilation_rate not in (1, (1,), [1]):
+            raise NotImplementedError("keras.layers.Conv1DTranspose supports dilation_rate=1 only.")
+        super().__init__(filters, kernel_size, strides=strides, padding=padding, activation=_activation(activation),
+                         use_bias=use_bias, kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
+                         **kwargs)
+
+    def _kernel_shape(self, channels: int) -> list[int]:
+        return [self.kernel_size[0], self.filters, channels]
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        x = convert_to_tensor(inputs)
+        n, length, _ = TensorShape(x.shape).as_list()  # type: ignore[misc]
+        k, s = self.kernel_size[0], self.strides[0]
+        if length is None:
+            raise ValueError(f"{self.name}: the length of the inputs must be known, got {x.shape}.")
+        out_len = length * s if self.padding == "same" else length * s + max(k - s, 0)
+        batch: Any = n if n is not None else _shape_ops.shape(x)[0]
+        # tf.nn.conv1d_transpose's way: a 2-D transpose over [N, 1, L, C]
+        out = _conv.conv2d_transpose(_shape_ops.expand_dims(x, 1), _shape_ops.expand_dims(self.kernel, 0),
+                                     [batch, 1, out_len, self.filters], strides=[1, 1, s, 1],
+                                     padding=self.padding.upper())
+        out = _shape_ops.squeeze(out, [1])
+        if self.use_bias:
+            out = _nn.bias_add(out, self.bias)
+        if self.activation is not None:
+            out = self.activation(out)
+        return out
+
+
+Convolution1DTranspose = Conv1DTranspose
+
+
+class ActivityRegularization(Layer):
+    """The identity, adding ``(l1 * sum(|x|) + l2 * sum(x^2)) / batch`` of its output to
+    :attr:`losses`, as ``tf.keras.layers.ActivityRegularization``."""
+
+    supports_masking = True
+
+    def __init__(self, l1: float = 0.0, l2: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.l1 = float(l1)
+        self.l2 = float(l2)
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        return identity(inputs)  # a new tensor: Keras' history maps each output to one layer call

@@ -1,6 +1,6 @@
 """Keras configs of layer arguments, as ``tf.keras.utils.serialize_keras_object`` /
 ``deserialize_keras_object``: activations become their names, initializers and
-regularizers ``{"class_name": ..., "config": {...}}``, tuples lists, Python
+regularizers and constraints ``{"class_name": ..., "config": {...}}``, tuples lists, Python
 functions (``Lambda``) Keras' ``func_dump`` triple (marshalled bytecode, base64),
 so that a config is JSON (``model.to_json()``, the ``model_config`` of an HDF5
 file) and ``from_config`` rebuilds the object. Configs written by TF's Keras
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from jaxsess import dtypes as _dtypes
-from jaxsess.keras import activations, initializers, regularizers
+from jaxsess.keras import _custom_objects, activations, constraints, initializers, regularizers
 
 __all__ = ["serialize_value", "deserialize_value", "func_dump", "func_load"]
 
@@ -55,6 +55,8 @@ def serialize_value(value: Any, key: str = "") -> Any:
         return _object_config(initializers.get(value))
     if key.endswith("regularizer") and value is not None:
         return _object_config(regularizers.get(value))
+    if key.endswith("constraint") and value is not None:
+        return _object_config(constraints.get(value))
     if isinstance(value, _dtypes.DType):
         return value.name
     if isinstance(value, tuple | list):
@@ -78,18 +80,20 @@ def _regularizer(class_name: str, config: dict[str, Any]) -> Any:
 
 def deserialize_value(value: Any, key: str = "", custom_objects: dict[str, Any] | None = None) -> Any:
     """The object of a Keras config ``value`` (an argument named ``key``); unknown names are
-    looked up in ``custom_objects``.
+    looked up in ``custom_objects`` and the open ``custom_object_scope`` s.
 
     Raises:
-      ValueError: an initializer or regularizer class that is not known.
+      ValueError: an initializer, regularizer or constraint class that is not known.
     """
-    custom = custom_objects or {}
+    custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
     if isinstance(value, dict) and "class_name" in value and "config" in value:
         name, config = value["class_name"], dict(value["config"] or {})
         if name in custom:
             return custom[name].from_config(config) if hasattr(custom[name], "from_config") else custom[name](**config)
         if key.endswith("regularizer"):
             return _regularizer(name, config)
+        if key.endswith("constraint"):
+            return constraints.deserialize({"class_name": name, "config": config})
         cls = getattr(initializers, name, None)
         if cls is None or not callable(cls):
             raise ValueError(f"Unknown initializer: {name}. Please ensure it is in `custom_objects`.")

@@ -32,12 +32,13 @@ from jaxsess.data._dataset import INFINITE_CARDINALITY, Dataset
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
 from jaxsess.keras import (
+    _custom_objects,
     _hdf5,
+    _optimizers,
     backend as K,
     layers as _layers,
     losses as _losses,
     metrics as _metrics,
-    optimizers as _optimizers,
     utils as _utils,
 )
 from jaxsess.keras._layers_core import Input, InputLayer, Layer, Node, keras_history
@@ -46,7 +47,7 @@ from jaxsess.ops import math_ops as _math, shape_ops as _shape_ops
 from jaxsess.ops._core import constant, convert_to_tensor, placeholder, placeholder_with_default
 from jaxsess.train._saver import Saver
 
-__all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json", "model_from_config"]
+__all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json", "model_from_config", "clone_model"]
 
 def _flat(x: Any) -> list[Any]:
     return list(x) if isinstance(x, list | tuple) else [x]
@@ -371,6 +372,32 @@ class Model(Layer):
         if not self.outputs:
             raise AttributeError(f"Model {self.name} has no output yet (build it or call it on a tensor).")
         return self.outputs[0] if len(self.outputs) == 1 else list(self.outputs)
+
+    @property
+    def input_shape(self) -> Any:
+        """The shape (a tuple, ``None`` for unknown sizes) of the model's input, a list of them for
+        several inputs, as ``tf.keras.Model.input_shape``.
+
+        Raises:
+          AttributeError: a model without inputs yet.
+        """
+        if not self.inputs:
+            raise AttributeError(f"Model {self.name} has no input yet (build it or call it on a tensor).")
+        shapes = [tuple(TensorShape(t.shape).as_list()) for t in self.inputs]  # type: ignore[arg-type]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self) -> Any:
+        """The shape of the model's output (a list of them for several outputs), as
+        ``tf.keras.Model.output_shape``.
+
+        Raises:
+          AttributeError: a model without outputs yet.
+        """
+        if not self.outputs:
+            raise AttributeError(f"Model {self.name} has no output yet (build it or call it on a tensor).")
+        shapes = [tuple(TensorShape(t.shape).as_list()) for t in self.outputs]  # type: ignore[arg-type]
+        return shapes[0] if len(shapes) == 1 else shapes
 
     def count_params(self) -> int:
         return int(sum(layer.count_params() for layer in self.layers))
@@ -1377,13 +1404,14 @@ def _model_config(model: Model) -> dict[str, Any]:
 
 def deserialize_layer(item: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
     """The layer (or model) of a ``{"class_name", "config"}`` config, as
-    ``tf.keras.layers.deserialize``: classes of ``jaxsess.keras.layers``, models, or ``custom_objects``.
+    ``tf.keras.layers.deserialize``: classes of ``jaxsess.keras.layers``, models, or ``custom_objects``
+    (and those of the open ``keras.utils.custom_object_scope`` s).
 
     Raises:
       ValueError: an unknown class name.
     """
     name = item["class_name"]
-    custom = custom_objects or {}
+    custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
     if name in custom:
         cls = custom[name]
     elif name == "Sequential":
@@ -1411,6 +1439,84 @@ def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = No
     return model_from_config(json.loads(json_string), custom_objects)
 
 
+def _clone_layer(layer: Layer) -> Layer:
+    """A new layer of ``layer``'s class and config (new weights), as tf_keras' ``_clone_layer``."""
+    return type(layer).from_config(layer.get_config())  # type: ignore[no-any-return]
+
+
+def clone_model(model: Model, input_tensors: Any = None, clone_function: Any = None) -> Model:
+    """A new model with ``model``'s structure and new layers (new weights, drawn from the layers'
+    initializers: copy values with ``clone.set_weights(model.get_weights())``), as
+    ``tf.keras.models.clone_model``. Shared layers stay shared; the clone is not compiled.
+
+    Args:
+      model: a ``Sequential`` or functional ``Model``.
+      input_tensors: tensors to build the clone on instead of new ``keras.Input`` s (one for a
+        ``Sequential``; as many as the model has inputs otherwise).
+      clone_function: ``layer -> new layer`` (default: the layer's class ``from_config(get_config())``);
+        the input layers are always cloned by config.
+
+    Returns:
+      A ``Sequential`` for a ``Sequential``, else a functional ``Model`` (same name).
+
+    Raises:
+      ValueError: a subclassed model (no layer graph), ``clone_function`` that is not callable,
+        or ``input_tensors`` of the wrong number.
+    """
+    fn = _clone_layer if clone_function is None else clone_function
+    if not callable(fn):
+        raise ValueError(f"Expected `clone_function` argument to be a callable. Received: {clone_function!r}")
+    given = None if input_tensors is None else _flat(input_tensors)
+    if isinstance(model, Sequential):
+        layers = [fn(layer) for layer in model.layers]
+        if given is None:
+            node = keras_history(model.inputs[0]) if model.inputs else None
+            if node is not None and isinstance(node.layer, InputLayer):
+                return Sequential([_clone_layer(node.layer), *layers], name=model.name)
+            return Sequential(layers, name=model.name)
+        if len(given) != 1:
+            raise ValueError("To clone a `Sequential` model, we expect at most one tensor as part of "
+                             f"`input_tensors`. Received: input_tensors={input_tensors}")
+        x = given[0]
+        node = keras_history(x)
+        if node is None or not isinstance(node.layer, InputLayer):
+            x = Input(tensor=x)
+        clone = Sequential(name=model.name)
+        clone.add(x)
+        for layer in layers:
+            clone.add(layer)
+        return clone
+    if not model.inputs or not model._nodes:
+        raise ValueError(f"clone_model: {model.name!r} is a subclassed model without a graph of layers; only "
+                         "Sequential and functional models can be cloned.")
+    if given is not None and len(given) != len(model.inputs):
+        raise ValueError(f"input_tensors should have the same number of tensors as the model's inputs "
+                         f"({len(model.inputs)}). Received: {len(given)}.")
+    tensors: dict[Any, Any] = {}
+    for i, t in enumerate(model.inputs):
+        layer = keras_history(t).layer  # type: ignore[union-attr]
+        if given is None:
+            tensors[t] = _clone_layer(layer).output
+        else:
+            x = given[i]
+            origin = keras_history(x)
+            tensors[t] = x if origin is not None and isinstance(origin.layer, InputLayer) else Input(tensor=x)
+    cloned: dict[int, Layer] = {}
+    for node in model._nodes:
+        if isinstance(node.layer, InputLayer):
+            continue
+        if id(node.layer) not in cloned:
+            cloned[id(node.layer)] = fn(node.layer)
+        ins = [tensors[t] for t in node.input_tensors]
+        out = cloned[id(node.layer)](ins if len(ins) > 1 else ins[0])
+        for t, new in zip(node.output_tensors, _flat(out), strict=True):
+            tensors[t] = new
+    outs = [tensors[t] for t in model.outputs]
+    ins = [tensors[t] for t in model.inputs]
+    return Model(inputs=ins if len(ins) > 1 else ins[0], outputs=outs if len(outs) > 1 else outs[0],
+                 name=model.name)
+
+
 def _serialize_fn(fn: Any) -> Any:
     if isinstance(fn, str) or fn is None:
         return fn
@@ -1424,18 +1530,10 @@ def _serialize_fn(fn: Any) -> Any:
 
 
 def _optimizer_config(optimizer: Any) -> dict[str, Any]:
-    config: dict[str, Any] = {"name": getattr(optimizer, "_name", type(optimizer).__name__)}
     if isinstance(optimizer, _optimizers._KerasOptimizer):
-        config["learning_rate"] = float(K.get_value(optimizer.learning_rate))
-        config["decay"] = optimizer._decay
-        hyper = optimizer._hyper_values if hasattr(optimizer, "_hyper_values") else {}
-        names = {"beta1": "beta_1", "beta2": "beta_2"}
-        for k, v in hyper.items():
-            if k != "learning_rate" and isinstance(v, int | float):
-                config[names.get(k, k)] = float(v)
-        if isinstance(optimizer, _optimizers.SGD):
-            config.update(momentum=float(optimizer._momentum), nesterov=bool(optimizer._use_nesterov))
-    return {"class_name": type(optimizer).__name__, "config": config}
+        return _optimizers.serialize(optimizer)
+    return {"class_name": type(optimizer).__name__,
+            "config": {"name": getattr(optimizer, "_name", type(optimizer).__name__)}}
 
 
 def save_model(model: Model, filepath: str, overwrite: bool = True, include_optimizer: bool = True,
@@ -1484,7 +1582,7 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
         path = os.path.join(path, _DIR_MODEL_FILE)
     if not os.path.exists(path):
         raise OSError(f"No file or directory found at {path}")
-    custom = custom_objects or {}
+    custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
     with _hdf5.h5py.File(path, "r") as f:
         raw = f.attrs.get("model_config")
         if raw is None:
@@ -1495,15 +1593,7 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
         training = f.attrs.get("training_config")
     if compile and training is not None:
         tc = json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
-        opt = tc["optimizer_config"]
-        cls = getattr(_optimizers, opt["class_name"], None)
-        if cls is None:
-            raise ValueError(f"Unknown optimizer: {opt['class_name']}.")
-        oc = {k: v for k, v in opt["config"].items() if k not in ("name", "amsgrad", "centered", "clipnorm",
-                                                                  "clipvalue", "global_clipnorm", "jit_compile",
-                                                                  "is_legacy_optimizer")}
-        if not oc.get("decay"):
-            oc.pop("decay", None)
+        optimizer = _optimizers.deserialize(tc["optimizer_config"], custom)
 
         def resolve(spec: Any) -> Any:
             if isinstance(spec, str) and spec in custom:
@@ -1519,6 +1609,6 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
                 return [resolve(v) for v in spec]
             return spec
 
-        model.compile(optimizer=cls(**oc), loss=resolve(tc["loss"]), metrics=resolve(tc.get("metrics")),
+        model.compile(optimizer=optimizer, loss=resolve(tc["loss"]), metrics=resolve(tc.get("metrics")),
                       loss_weights=tc.get("loss_weights"))
     return model

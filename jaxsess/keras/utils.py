@@ -1,4 +1,5 @@
-"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``Sequence``, and the image
+"""``jaxsess.keras.utils``: as ``tf.keras.utils`` (``to_categorical``, ``normalize``, ``Sequence``,
+``pad_sequences``, ``Progbar``, ``custom_object_scope``/``get_custom_objects``, and the image
 helpers ``load_img``, ``img_to_array``, ``array_to_img``, ``save_img``)."""
 
 from __future__ import annotations
@@ -7,14 +8,23 @@ from typing import Any
 
 import numpy as np
 
+from jaxsess.keras._custom_objects import (
+    CustomObjectScope as CustomObjectScope,
+    custom_object_scope as custom_object_scope,
+    get_custom_objects as get_custom_objects,
+)
 from jaxsess.keras._image_utils import (
     array_to_img as array_to_img,
     img_to_array as img_to_array,
     load_img as load_img,
     save_img as save_img,
 )
+from jaxsess.keras._progbar import Progbar as Progbar
+from jaxsess.keras._sequence import Sequence as Sequence
+from jaxsess.keras.preprocessing.sequence import pad_sequences as pad_sequences
 
-__all__ = ["Sequence", "array_to_img", "img_to_array", "load_img", "save_img", "to_categorical"]
+__all__ = ["Sequence", "to_categorical", "normalize", "pad_sequences", "Progbar", "CustomObjectScope",
+           "custom_object_scope", "get_custom_objects", "array_to_img", "img_to_array", "load_img", "save_img"]
 
 
 def to_categorical(y: Any, num_classes: int | None = None, dtype: str = "float32") -> np.ndarray:
@@ -38,20 +48,21 @@ def to_categorical(y: Any, num_classes: int | None = None, dtype: str = "float32
     return out.reshape((*shape, num_classes))
 
 
-class Sequence:
-    """A dataset of batches for ``fit``/``evaluate``/``predict``, as ``tf.keras.utils.Sequence``:
-    subclasses define ``__len__`` (the number of batches) and ``__getitem__(index)`` (one batch,
-    ``(x, y)`` or ``(x, y, sample_weight)``); ``on_epoch_end`` is called after each epoch of ``fit``."""
+def normalize(x: Any, axis: int = -1, order: Any = 2) -> np.ndarray:
+    """``x`` divided by its ``order``-norms along ``axis`` (zero norms count as 1), as
+    ``tf.keras.utils.normalize`` (NumPy; float inputs keep their dtype).
 
-    def __getitem__(self, index: int) -> Any:
-        raise NotImplementedError
+    Args:
+      x: an array.
+      axis: the axis of the norms (-1).
+      order: the norm's order (2: L2), as ``numpy.linalg.norm``'s ``ord``.
 
-    def __len__(self) -> int:
-        raise NotImplementedError
+    Raises:
+      ValueError: ``numpy.linalg.norm``'s errors (an order it does not take for vectors).
+    """
+    x = np.asarray(x)
+    norms = np.atleast_1d(np.linalg.norm(x, order, axis))
+    norms[norms == 0] = 1
+    return x / np.expand_dims(norms, axis)  # type: ignore[no-any-return]
 
-    def on_epoch_end(self) -> None:
-        """Called at the end of every epoch (shuffle the data here)."""
 
-    def __iter__(self) -> Any:
-        for i in range(len(self)):
-            yield self[i]

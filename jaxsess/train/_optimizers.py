@@ -16,8 +16,10 @@ What ``apply_gradients`` adds to the graph:
    outputs are the new parameters and the new slot values. Its
    implementation builds the optax transformation from the hyperparameter
    values and calls ``tx.update`` once;
-3. one ``Assign`` per parameter and slot, grouped into the train op; with a
-   ``global_step``, ``global_step.assign_add(1)`` runs after the group.
+3. one ``Assign`` per parameter and slot, grouped into the train op (a
+   variable with a ``constraint`` is assigned ``constraint(new value)``, as
+   TF's ``var.assign(var.constraint(var))`` after the update of a resource
+   variable); with a ``global_step``, ``global_step.assign_add(1)`` runs after the group.
 
 The parameter and slot reads see the values at the start of the run (the
 ordering rule of :mod:`jaxsess.graph._lowering`), and ``sess.run(train_op)``
@@ -476,6 +478,8 @@ class Optimizer:
             updates = []
             for i, (v, new) in enumerate(zip(params, outs[:len(params)], strict=True)):
                 with graph.name_scope("update_" + v.op.name), graph.colocate_with(v.op):  # as TF1
+                    if v.constraint is not None:  # TF: var.assign(var.constraint(var)) after the update
+                        new = v.constraint(new)
                     updates.append(v.assign(new))
                     updates += [s.assign(t) for s, t, o in zip(slot_vars, new_slots, owners, strict=True) if o == i]
             updates += [s.assign(t) for s, t, o in zip(slot_vars, new_slots, owners, strict=True) if o is None]

@@ -27,7 +27,7 @@ from jaxsess.keras.preprocessing._image_transforms import (
     random_shift,
     random_zoom,
 )
-from jaxsess.keras.utils import Sequence
+from jaxsess.keras._sequence import Sequence
 
 __all__ = ["DirectoryIterator", "ImageDataGenerator", "Iterator", "NumpyArrayIterator", "apply_affine_transform",
            "apply_brightness_shift", "apply_channel_shift", "array_to_img", "img_to_array", "load_img",

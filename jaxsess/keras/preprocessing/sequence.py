@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from jaxsess.keras.utils import Sequence as KerasSequence
+from jaxsess.keras._sequence import Sequence as KerasSequence
 
 __all__ = ["pad_sequences", "make_sampling_table", "skipgrams", "TimeseriesGenerator"]
 

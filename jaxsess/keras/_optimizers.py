@@ -1,5 +1,5 @@
-"""``jaxsess.keras.optimizers``: Keras 2's optimizers in graph mode, as ``tf.keras.optimizers``
-(the legacy ``OptimizerV2`` classes TF's Keras uses in TF1 graph mode).
+"""Keras 2's optimizers in graph mode, as ``tf.keras.optimizers`` (the legacy ``OptimizerV2``
+classes TF's Keras uses in TF1 graph mode); the public face is ``jaxsess.keras.optimizers``.
 
 Each is the :mod:`jaxsess.train` optimizer that computes the same update,
 under Keras' argument names and defaults: ``Adam`` is TF1's Adam kernel with
@@ -7,8 +7,9 @@ under Keras' argument names and defaults: ``Adam`` is TF1's Adam kernel with
 (TF1's ``a = m a + g; w -= lr a`` differs once the rate changes). ``RMSprop``
 is Keras' own formula (``rms`` starting at zeros, ``epsilon`` outside the
 square root), not TF1's. The learning rate is a variable (``optimizer.lr``)
-that callbacks set; ``decay`` is Keras' ``lr / (1 + decay * iterations)``. ``compile`` also takes a ``jaxsess.train`` optimizer
-or a name (``'adam'``, ``'sgd'``).
+that callbacks set, or a :mod:`~jaxsess.keras.optimizers.schedules` schedule called
+with ``iterations`` (the updates applied so far); ``decay`` is Keras' ``lr / (1 + decay *
+iterations)``. ``compile`` also takes a ``jaxsess.train`` optimizer or a name (``'adam'``, ``'sgd'``).
 """
 
 from __future__ import annotations
@@ -22,22 +23,24 @@ import numpy as np
 from jaxsess import dtypes as _dtypes
 from jaxsess.graph._attr_json import register_function
 from jaxsess.graph._graph import Operation, Tensor, get_default_graph
-from jaxsess.keras import backend as K
+from jaxsess.keras import _custom_objects, _schedules as schedules, backend as K
+from jaxsess.keras._schedules import LearningRateSchedule
 from jaxsess.ops import math_ops as _math
 from jaxsess.ops.state_ops import Variable
 from jaxsess.train._optimizers import (
     AdamOptimizer,
     MomentumOptimizer,
-    Optimizer,
+    Optimizer as _TrainOptimizer,
     TransformationSpec,
     _build_sgd,
 )
-from jaxsess.train._optimizers_extra import AdadeltaOptimizer
+from jaxsess.train._optimizers_extra import AdadeltaOptimizer, FtrlOptimizer
 
 if TYPE_CHECKING:
     import optax
 
-__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "get"]
+__all__ = ["Adam", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "Nadam", "Ftrl", "Optimizer", "get", "serialize",
+           "deserialize"]
 
 
 def _lr(learning_rate: Any, kwargs: dict[str, Any]) -> Any:
@@ -48,7 +51,7 @@ def _lr(learning_rate: Any, kwargs: dict[str, Any]) -> Any:
     return learning_rate if lr is None else lr
 
 
-class _KerasOptimizer(Optimizer):
+class _KerasOptimizer(_TrainOptimizer):
     """Keras' hyperparameter variables: ``lr``/``learning_rate`` is a ``float32`` variable
     (``training/<name>/learning_rate``, made on first use in the default graph, read and set
     with ``keras.backend.get_value``/``set_value`` by callbacks such as ``LearningRateScheduler``),
@@ -73,8 +76,10 @@ class _KerasOptimizer(Optimizer):
 
     @property
     def learning_rate(self) -> Any:
-        """The learning rate: a ``float32`` variable (a tensor or schedule given as the
-        learning rate is returned as it is)."""
+        """The learning rate: a ``float32`` variable (a tensor, callable or
+        :class:`~jaxsess.keras.optimizers.schedules.LearningRateSchedule` given as the
+        learning rate is returned as it is; a schedule is called with :attr:`iterations`
+        in each update)."""
         if isinstance(self._lr_value, Tensor | Variable) or callable(self._lr_value):
             return self._lr_value
         if self._lr_variable is None or self._lr_variable.graph is not get_default_graph():
@@ -83,7 +88,9 @@ class _KerasOptimizer(Optimizer):
 
     @learning_rate.setter
     def learning_rate(self, value: Any) -> None:
-        if self._lr_variable is not None and not isinstance(value, Tensor | Variable):
+        if isinstance(value, LearningRateSchedule):
+            self._lr_value, self._lr_variable = value, None
+        elif self._lr_variable is not None and not isinstance(value, Tensor | Variable):
             K.set_value(self._lr_variable, value)
         else:
             self._lr_value = value
@@ -99,6 +106,8 @@ class _KerasOptimizer(Optimizer):
 
     def _keras_lr(self) -> Any:
         lr = self.learning_rate
+        if isinstance(lr, LearningRateSchedule):  # as tf_keras: called with the updates so far
+            lr = _math.cast(lr(_math.cast(self.iterations, _dtypes.float32)), _dtypes.float32)
         if not self._decay:
             return lr
         step = _math.cast(self.iterations, _dtypes.float32)
@@ -116,6 +125,41 @@ class _KerasOptimizer(Optimizer):
         hyper["learning_rate"] = self._keras_lr()
         return hyper
 
+    def get_config(self) -> dict[str, Any]:
+        """The constructor's arguments, as tf_keras' legacy ``get_config``: ``name``,
+        ``learning_rate`` (its value, read in the Keras session, or a schedule's
+        :func:`~jaxsess.keras.optimizers.schedules.serialize`), ``decay`` and the class's own
+        hyperparameters (``beta_1``, ``rho``, ``momentum``, ...)."""
+        lr = self.learning_rate
+        names = {"beta1": "beta_1", "beta2": "beta_2"}
+        config: dict[str, Any] = {
+            "name": self._name,
+            "learning_rate": schedules.serialize(lr) if isinstance(lr, LearningRateSchedule)
+            else float(K.get_value(lr)),
+            "decay": self._decay,
+        }
+        for k, v in getattr(self, "_hyper_values", {}).items():
+            if k != "learning_rate" and isinstance(v, int | float):
+                config[names.get(k, k)] = float(v)
+        return config
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        """``cls(**config)``, a schedule given as a config deserialized, as tf_keras' legacy
+        ``from_config`` (the ``clipnorm``/``clipvalue``/... keys of TF's configs are dropped).
+
+        Raises:
+          TypeError: an argument the class does not take.
+        """
+        config = {k: v for k, v in config.items() if k not in _DROPPED_CONFIG_KEYS}
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = schedules.deserialize(config["learning_rate"], custom_objects)
+        return cls(**config)
+
+
+#: Keys of tf_keras' optimizer configs that jaxsess' optimizers do not take.
+_DROPPED_CONFIG_KEYS = ("clipnorm", "clipvalue", "global_clipnorm", "jit_compile", "is_legacy_optimizer")
+
 
 class Adam(_KerasOptimizer, AdamOptimizer):
     """Adam, as ``tf.keras.optimizers.Adam`` (learning_rate 0.001, beta_1 0.9,
@@ -130,6 +174,9 @@ class Adam(_KerasOptimizer, AdamOptimizer):
         if amsgrad:
             raise NotImplementedError("keras.optimizers.Adam(amsgrad=True) is not supported.")
         super().__init__(self._keras_init(learning_rate, kwargs), beta_1, beta_2, epsilon, name=name)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "amsgrad": False}
 
 
 def _build_keras_momentum(hyper: dict[str, Any], state: Any, *, use_nesterov: bool) -> optax.GradientTransformation:
@@ -162,6 +209,9 @@ class SGD(_KerasOptimizer, MomentumOptimizer):
         if self._momentum == 0.0 and not self._use_nesterov:
             return {"learning_rate": self._keras_lr()}
         return super()._hyper()
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "momentum": float(self._momentum), "nesterov": bool(self._use_nesterov)}
 
 
 def _build_keras_rmsprop(hyper: dict[str, Any], state: Any) -> optax.GradientTransformation:
@@ -237,6 +287,10 @@ class RMSprop(_KerasOptimizer):
 
     def _hyper(self) -> dict[str, Any]:
         return {**self._hyper_values, "learning_rate": self._keras_lr()}
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        return {**config, "momentum": self._momentum, "epsilon": config.pop("epsilon"), "centered": self._centered}
 
 
 class _AccumulatorState(NamedTuple):
@@ -362,6 +416,11 @@ class Adagrad(_KerasOptimizer):
     def _hyper(self) -> dict[str, Any]:
         return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        return {**config, "initial_accumulator_value": self._initial_accumulator_value,
+                "epsilon": config.pop("epsilon")}
+
 
 class Adadelta(_KerasOptimizer, AdadeltaOptimizer):
     """Adadelta, as ``tf.keras.optimizers.Adadelta`` (learning_rate 0.001, rho
@@ -400,12 +459,20 @@ class Nadam(_KerasOptimizer):
     """Nadam (Adam with Nesterov momentum), as ``tf.keras.optimizers.Nadam``
     (learning_rate 0.001, beta_1 0.9, beta_2 0.999, epsilon 1e-7, Keras'
     ``schedule_decay`` 0.004 of the momentum schedule; slots ``m``, ``v``): Keras 2's
-    legacy formula (see :func:`_build_keras_nadam`)."""
+    legacy formula (see :func:`_build_keras_nadam`).
+
+    Raises:
+      ValueError: a :class:`~jaxsess.keras.optimizers.schedules.LearningRateSchedule` as the
+        learning rate, as tf_keras' legacy Nadam.
+    """
 
     SLOT_NAMES: ClassVar[dict[str, str]] = {"mu": "m", "nu": "v"}
 
     def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999, epsilon: Any = 1e-7,
                  name: str = "Nadam", **kwargs: Any) -> None:
+        if isinstance(learning_rate, LearningRateSchedule):
+            raise ValueError("The Nadam optimizer does not support tf.keras.optimizers.LearningRateSchedules as the "
+                             "learning rate.")
         super().__init__(False, name)
         # Keras: the schedule's decay is the optimizer's `decay`, 0.004 unless given
         self._schedule_decay = float(kwargs.pop("schedule_decay", kwargs.pop("decay", 0.004)))
@@ -419,17 +486,92 @@ class Nadam(_KerasOptimizer):
     def _hyper(self) -> dict[str, Any]:
         return {**self._hyper_values, "learning_rate": self._keras_lr()}
 
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "decay": self._schedule_decay}  # Keras' Nadam: its schedule's decay
 
-def get(identifier: Any) -> Optimizer:
-    """An optimizer from a name (``'adam'``, ``'sgd'``: Keras' defaults) or an optimizer.
+
+class Ftrl(_KerasOptimizer, FtrlOptimizer):
+    """FTRL-Proximal, as ``tf.keras.optimizers.Ftrl`` (Keras 2's legacy class; learning_rate 0.001,
+    learning_rate_power -0.5, initial_accumulator_value 0.1, slots ``accumulator`` and ``linear``):
+    TF's ``ApplyFtrl``/``ApplyFtrlV2``, the rule of :class:`jaxsess.train.FtrlOptimizer`, with ``beta``
+    added to the L2 strength as ``beta / (2 lr)``.
+
+    Raises:
+      ValueError: a negative ``initial_accumulator_value``, L1, L2 or L2-shrinkage strength, or a
+        positive ``learning_rate_power`` (tf_keras' messages).
+    """
+
+    SLOT_NAMES: ClassVar[dict[str, str]] = {"accum": "accumulator", "linear": "linear"}
+
+    def __init__(self, learning_rate: Any = 0.001, learning_rate_power: float = -0.5,
+                 initial_accumulator_value: float = 0.1, l1_regularization_strength: float = 0.0,
+                 l2_regularization_strength: float = 0.0, name: str = "Ftrl",
+                 l2_shrinkage_regularization_strength: float = 0.0, beta: float = 0.0, **kwargs: Any) -> None:
+        checks = (("initial_accumulator_value", initial_accumulator_value, "positive or zero"),
+                  ("learning_rate_power", -learning_rate_power, "negative or zero"),
+                  ("l1_regularization_strength", l1_regularization_strength, "positive or zero"),
+                  ("l2_regularization_strength", l2_regularization_strength, "positive or zero"),
+                  ("l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength, "positive or zero"))
+        for key, value, rule in checks:
+            if value < 0.0:
+                given = -value if key == "learning_rate_power" else value
+                raise ValueError(f"`{key}` needs to be {rule}. Received: {key}={given}.")
+        super().__init__(self._keras_init(learning_rate, kwargs), learning_rate_power, initial_accumulator_value,
+                         l1_regularization_strength, l2_regularization_strength, name=name,
+                         l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength, beta=beta)
+
+    def get_config(self) -> dict[str, Any]:
+        static = dict(self._static)
+        return {**super().get_config(), "initial_accumulator_value": static["initial_accumulator_value"],
+                "learning_rate_power": static["learning_rate_power"], "l1_regularization_strength": static["l1"],
+                "l2_regularization_strength": static["l2"], "beta": static["beta"],
+                "l2_shrinkage_regularization_strength": static["l2_shrinkage"]}
+
+
+#: The base of Keras' optimizers (``isinstance(opt, keras.optimizers.Optimizer)``).
+Optimizer = _KerasOptimizer
+
+
+_BY_NAME: dict[str, Any] = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad,
+                            "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam, "ftrl": Ftrl}
+
+
+def serialize(optimizer: _KerasOptimizer) -> dict[str, Any]:
+    """``{"class_name": ..., "config": optimizer.get_config()}``, as ``tf.keras.optimizers.serialize``."""
+    return {"class_name": type(optimizer).__name__, "config": optimizer.get_config()}
+
+
+def deserialize(config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+    """The optimizer of a :func:`serialize` config (or tf_keras': its ``"module"`` key ignored), as
+    ``tf.keras.optimizers.deserialize``; class names are case-insensitive, user classes come from
+    ``custom_objects`` and the open ``keras.utils.custom_object_scope`` s.
+
+    Raises:
+      ValueError: an unknown class name.
+    """
+    name = config["class_name"]
+    custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
+    cls = custom.get(name) or _BY_NAME.get(name.lower())
+    if cls is None:
+        raise ValueError(f"Unknown optimizer: {name!r}. Please ensure it is in `custom_objects`. "
+                         f"Known: {sorted(_BY_NAME)}.")
+    args = dict(config.get("config") or {})
+    if hasattr(cls, "from_config"):
+        return cls.from_config(args, custom_objects) if issubclass(cls, _KerasOptimizer) else cls.from_config(args)
+    return cls(**args)
+
+
+def get(identifier: Any) -> _TrainOptimizer:
+    """An optimizer from a name (``'adam'``, ``'sgd'``: Keras' defaults), a config dict
+    (:func:`deserialize`) or an optimizer (returned as it is), as ``tf.keras.optimizers.get``.
 
     Raises:
       ValueError: an unknown name or object.
     """
-    if isinstance(identifier, Optimizer):
+    if isinstance(identifier, _TrainOptimizer):
         return identifier
-    table: dict[str, Any] = {"adam": Adam, "sgd": SGD, "rmsprop": RMSprop, "adagrad": Adagrad,
-                             "adadelta": Adadelta, "adamax": Adamax, "nadam": Nadam}
-    if isinstance(identifier, str) and identifier.lower() in table:
-        return table[identifier.lower()]()  # type: ignore[abstract]
-    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (names: {sorted(table)}).")
+    if isinstance(identifier, dict):
+        return deserialize(identifier)  # type: ignore[no-any-return]
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    raise ValueError(f"Could not interpret optimizer identifier: {identifier!r} (names: {sorted(_BY_NAME)}).")

@@ -15,6 +15,7 @@ import numpy as np
 
 from jaxsess.keras import backend as K
 from jaxsess.keras._image_utils import array_to_img, img_to_array, load_img, save_img
+from jaxsess.keras._sequence import Sequence
 from jaxsess.keras.preprocessing._image_transforms import (
     apply_affine_transform,
     apply_brightness_shift,
@@ -27,7 +28,6 @@ from jaxsess.keras.preprocessing._image_transforms import (
     random_shift,
     random_zoom,
 )
-from jaxsess.keras._sequence import Sequence
 
 __all__ = ["DirectoryIterator", "ImageDataGenerator", "Iterator", "NumpyArrayIterator", "apply_affine_transform",
            "apply_brightness_shift", "apply_channel_shift", "array_to_img", "img_to_array", "load_img",

@@ -52,9 +52,12 @@ def _as(x: Any, dtype: Any) -> Any:
     return _math.cast(x, dtype)
 
 
-class ExponentialDecay(LearningRateSchedule):
-    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (the exponent floored when
-    ``staircase``), as tf_keras' ``ExponentialDecay``."""
+class _RateDecay(LearningRateSchedule):
+    """The schedules of ``initial_learning_rate``, ``decay_steps``, ``decay_rate`` and
+    ``staircase`` (exponential and inverse time): ``_decay(lr, rate, p)`` with ``p = step /
+    decay_steps`` (floored when ``staircase``) in the initial learning rate's dtype."""
+
+    _default_name = ""
 
     def __init__(self, initial_learning_rate: Any, decay_steps: Any, decay_rate: Any, staircase: bool = False,
                  name: str | None = None) -> None:
@@ -64,17 +67,30 @@ class ExponentialDecay(LearningRateSchedule):
         self.staircase = staircase
         self.name = name
 
+    def _decay(self, lr: Any, rate: Any, p: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     def __call__(self, step: Any) -> Any:
-        with get_default_graph().name_scope(self.name or "ExponentialDecay"):
+        with get_default_graph().name_scope(self.name or self._default_name):
             lr = _initial(self.initial_learning_rate)
             p = _math.truediv(_as(step, lr.dtype), _as(self.decay_steps, lr.dtype))
             if self.staircase:
                 p = _math.floor(p)
-            return _math.multiply(lr, _math.pow(_as(self.decay_rate, lr.dtype), p))
+            return self._decay(lr, _as(self.decay_rate, lr.dtype), p)
 
     def get_config(self) -> dict[str, Any]:
         return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
                 "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
+
+
+class ExponentialDecay(_RateDecay):
+    """``initial_learning_rate * decay_rate ** (step / decay_steps)`` (the exponent floored when
+    ``staircase``), as tf_keras' ``ExponentialDecay``."""
+
+    _default_name = "ExponentialDecay"
+
+    def _decay(self, lr: Any, rate: Any, p: Any) -> Any:
+        return _math.multiply(lr, _math.pow(rate, p))
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
@@ -144,29 +160,14 @@ class PolynomialDecay(LearningRateSchedule):
                 "name": self.name}
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_RateDecay):
     """``initial_learning_rate / (1 + decay_rate * step / decay_steps)`` (the ratio floored when
     ``staircase``), as tf_keras' ``InverseTimeDecay``."""
 
-    def __init__(self, initial_learning_rate: Any, decay_steps: Any, decay_rate: Any, staircase: bool = False,
-                 name: str | None = None) -> None:
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = decay_steps
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+    _default_name = "InverseTimeDecay"
 
-    def __call__(self, step: Any) -> Any:
-        with get_default_graph().name_scope(self.name or "InverseTimeDecay"):
-            lr = _initial(self.initial_learning_rate)
-            p = _math.truediv(_as(step, lr.dtype), _as(self.decay_steps, lr.dtype))
-            if self.staircase:
-                p = _math.floor(p)
-            return _math.truediv(lr, _math.add(1.0, _math.multiply(_as(self.decay_rate, lr.dtype), p)))
-
-    def get_config(self) -> dict[str, Any]:
-        return {"initial_learning_rate": self.initial_learning_rate, "decay_steps": self.decay_steps,
-                "decay_rate": self.decay_rate, "staircase": self.staircase, "name": self.name}
+    def _decay(self, lr: Any, rate: Any, p: Any) -> Any:
+        return _math.truediv(lr, _math.add(1.0, _math.multiply(rate, p)))
 
 
 class CosineDecay(LearningRateSchedule):

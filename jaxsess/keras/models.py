@@ -381,10 +381,7 @@ class Model(Layer):
         Raises:
           AttributeError: a model without inputs yet.
         """
-        if not self.inputs:
-            raise AttributeError(f"Model {self.name} has no input yet (build it or call it on a tensor).")
-        shapes = [tuple(TensorShape(t.shape).as_list()) for t in self.inputs]  # type: ignore[arg-type]
-        return shapes[0] if len(shapes) == 1 else shapes
+        return self._shapes_of(self.inputs, "input")
 
     @property
     def output_shape(self) -> Any:
@@ -394,9 +391,12 @@ class Model(Layer):
         Raises:
           AttributeError: a model without outputs yet.
         """
-        if not self.outputs:
-            raise AttributeError(f"Model {self.name} has no output yet (build it or call it on a tensor).")
-        shapes = [tuple(TensorShape(t.shape).as_list()) for t in self.outputs]  # type: ignore[arg-type]
+        return self._shapes_of(self.outputs, "output")
+
+    def _shapes_of(self, tensors: Any, what: str) -> Any:
+        if not tensors:
+            raise AttributeError(f"Model {self.name} has no {what} yet (build it or call it on a tensor).")
+        shapes = [tuple(TensorShape(t.shape).as_list()) for t in tensors]  # type: ignore[arg-type]
         return shapes[0] if len(shapes) == 1 else shapes
 
     def count_params(self) -> int:

@@ -47,7 +47,7 @@ def get_logger() -> _logging.Logger:
         logger._jaxsess_configured = True  # type: ignore[attr-defined]
         if logger.level == _logging.NOTSET:
             logger.setLevel(WARN)
-        if not logger.handlers:
+        if not any(isinstance(h, _StderrHandler) for h in logger.handlers):
             handler = _StderrHandler()
             handler.setFormatter(_logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
             logger.addHandler(handler)

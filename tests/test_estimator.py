@@ -171,7 +171,7 @@ class _Records(logging.Handler):
 
 @pytest.fixture
 def tf_log():
-    logger = logging.getLogger("tensorflow")
+    logger = tf.logging.get_logger()  # configured first, as a program's own first log call would
     handler, level = _Records(), logger.level
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)

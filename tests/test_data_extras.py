@@ -64,6 +64,25 @@ def test_options_keep_what_is_set_and_refuse_unknown_names():
         tf.data.Dataset.range(3).with_options({"experimental_deterministic": False})
 
 
+def test_with_options_returns_a_new_dataset_whose_options_flow_downstream():
+    # As TF 2.21 (checked with tensorflow-cpu): the input keeps its options,
+    # transformations and zip inherit them, a later with_options wins.
+    base = tf.data.Dataset.range(5)
+    o = tf.data.Options()
+    o.experimental_deterministic = False
+    ds = base.with_options(o)
+    assert ds is not base and base.options().experimental_deterministic is None
+    mapped = ds.map(lambda x: x * 2).batch(2)
+    assert mapped.options().experimental_deterministic is False
+    assert tf.data.Dataset.zip((ds, tf.data.Dataset.range(3))).options().experimental_deterministic is False
+    o2 = tf.data.Options()
+    o2.experimental_deterministic = True
+    assert mapped.with_options(o2).options().experimental_deterministic is True
+    nxt = tf.data.make_one_shot_iterator(mapped).get_next()
+    with tf.Session() as sess:
+        assert sess.run(nxt).tolist() == [0, 2]
+
+
 def test_make_csv_dataset_errors(tmp_path):
     path = _csv(tmp_path, "a,b\n1,2\n3\n")
     with pytest.raises(ValueError, match="No files match"):

@@ -454,12 +454,22 @@ class Dataset(nest.ElementSpec):
         """
         if not isinstance(options, Options):
             raise TypeError(f"`options` must be a `tf.data.Options`, got {type(options).__name__}.")
-        self._options = self.options().merge(options)
-        return self
+        return _WithOptions(self, options)
 
     def options(self) -> Options:
-        """The options set by :meth:`with_options`, as ``Dataset.options``."""
-        return getattr(self, "_options", None) or Options()
+        """The options set by :meth:`with_options` on this dataset and the
+        datasets it is made of (later ones win), as ``Dataset.options``."""
+        out = Options()
+        for up in self._upstream():
+            out = out.merge(up.options())
+        return out
+
+    def _upstream(self) -> list[Dataset]:
+        """The datasets this one transforms (none for a source)."""
+        up = getattr(self, "_input", None)
+        if isinstance(up, Dataset):
+            return [up]
+        return [p for p in getattr(self, "_parts", ()) if isinstance(p, Dataset)]
 
     @staticmethod
     def choose_from_datasets(datasets: Sequence[Dataset], choice_dataset: Dataset,
@@ -787,6 +797,27 @@ class _Traced:
                 counters[slot] = int(v)
         env.update(zip(self._dev_leaves, outs))
         return [np.asarray(env[t]) for t in self._leaves]
+
+
+class _WithOptions(Dataset):
+    """``with_options``: the input's elements, with options attached."""
+
+    def __init__(self, ds: Dataset, options: Options) -> None:
+        self._input, self._own = ds, options
+        Dataset.__init__(self, ds._structure, ds._types, ds._shapes, ds._captured)
+        self._nested = ds._nested
+
+    def options(self) -> Options:
+        return self._input.options().merge(self._own)
+
+    def _cardinality(self, run: RunContext) -> int:
+        return self._input._cardinality(run)
+
+    def _iter(self, run: RunContext) -> PyIterator[Element]:
+        return self._input._iter(run)
+
+    def _iter_chunks(self, run: RunContext) -> PyIterator[Element]:
+        return self._input._iter_chunks(run)
 
 
 class _Map(Dataset):

@@ -7,6 +7,7 @@ call that would turn TF2's eager execution on refuses clearly.
 
 from __future__ import annotations
 
+from jaxsess.graph import _tf2
 from jaxsess.graph._shape import disable_v2_tensorshape, enable_v2_tensorshape
 
 __all__ = [
@@ -44,13 +45,18 @@ def disable_eager_execution() -> None:
 def disable_v2_behavior() -> None:
     """TF1 behaviour, as ``tf.compat.v1.disable_v2_behavior``: jaxsess builds
     graphs anyway; this turns on v1 shape behaviour (``shape[i]`` is a
-    ``Dimension``, see :func:`disable_v2_tensorshape`)."""
+    ``Dimension``, see :func:`disable_v2_tensorshape`), and ``tf.layers``,
+    Keras layers and RNN cells draw their default initializers from the
+    graph's op seeds, as TF1 (with a graph seed, TF's values)."""
+    _tf2.disable()
     disable_v2_tensorshape()
 
 
 def enable_v2_behavior() -> None:
-    """Turns v2 shape behaviour back on (``shape[i]`` an ``int``), as
-    ``tf.compat.v1.enable_v2_behavior`` does; eager execution stays off."""
+    """Turns v2 shape behaviour and TF2's default initializers back on
+    (``shape[i]`` an ``int``), as ``tf.compat.v1.enable_v2_behavior`` does;
+    eager execution stays off."""
+    _tf2.enable()
     enable_v2_tensorshape()
 
 

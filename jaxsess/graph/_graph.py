@@ -162,8 +162,9 @@ class Tensor:
     def __repr__(self) -> str:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
-    def __str__(self) -> str:
-        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+    def __str__(self) -> str:  # as TF's: no shape when the rank is unknown
+        shape = "" if self._shape._dims is None else f", shape={self._shape}"
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name})'
 
     def __bool__(self) -> bool:
         raise TypeError(

@@ -327,14 +327,17 @@ class TensorShape:
         return self._dims is not None
 
     def __repr__(self) -> str:
-        return f"TensorShape({None if self._dims is None else list(self._dims)})"
+        if self._dims is None or _V2[0]:
+            return f"TensorShape({None if self._dims is None else list(self._dims)})"
+        return "TensorShape([" + ", ".join(f"Dimension({d})" for d in self._dims) + "])"  # as TF's v1 shapes
 
     def __str__(self) -> str:
         if self._dims is None:
             return "<unknown>"
-        if len(self._dims) == 1:
-            return f"({self._dims[0]},)"
-        return "(" + ", ".join(str(d) for d in self._dims) + ")"
+        dims = [str(d) if d is not None or _V2[0] else "?" for d in self._dims]  # v1 shapes print ``?``
+        if len(dims) == 1:
+            return f"({dims[0]},)"
+        return "(" + ", ".join(dims) + ")"
 
     def tf_str(self) -> str:
         """TF's message form: ``[?,3]`` (or ``<unknown>``)."""

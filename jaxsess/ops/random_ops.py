@@ -38,6 +38,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess import _context, dtypes as _dtypes
+from jaxsess.graph import _tf2
 from jaxsess.graph._dynamic import register_dynamic
 from jaxsess.graph._graph import Operation, get_default_graph
 from jaxsess.graph._host import register_host
@@ -100,7 +101,9 @@ def fresh_seeds() -> Iterator[None]:
     ``tf.keras`` layers without an initializer, or one given by name) from
     stateless ops with fresh random seeds, so the seeded ops that follow get
     the op seeds they would get without them. With a graph seed they still
-    draw reproducibly here (op seeds from ``2**30`` on, a count of their own)."""
+    draw reproducibly here (op seeds from ``2**30`` on, a count of their own).
+    After ``disable_v2_behavior()`` this does nothing: TF1's initializers take
+    the graph's op seeds."""
     _fresh.depth += 1
     try:
         yield
@@ -157,7 +160,7 @@ def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
             if eager is not None:
                 op_seed = next_id
             else:
-                if _fresh.depth:
+                if _fresh.depth and _tf2.enabled():
                     op_seed = _FRESH_BASE + _fresh_seed_counts.get(g, 0)
                     _fresh_seed_counts[g] = op_seed - _FRESH_BASE + 1
                 else:

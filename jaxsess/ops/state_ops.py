@@ -37,6 +37,7 @@ import numpy as np
 
 from jaxsess import _context, dtypes as _dtypes
 from jaxsess._context import VariableStore
+from jaxsess.graph import _tf2
 from jaxsess.graph._graph import Graph, GraphKeys, Operation, Tensor, get_default_graph
 from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.graph._shape import TensorShape
@@ -414,7 +415,9 @@ class Variable:
         self._shape = self._shape.merge_with(shape)
 
     def __repr__(self) -> str:
-        return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+        # TF1's reference variables (after disable_v2_behavior) print their dtype as ``float32_ref``
+        ref = "" if _tf2.enabled() else "_ref"
+        return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}{ref}>"
 
     # -- eager ------------------------------------------------------------------
 

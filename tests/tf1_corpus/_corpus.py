@@ -64,9 +64,9 @@ def run_program(name: str, *, swap_to_jaxsess: bool) -> dict[str, Any]:
         try:
             exec(code, ns)
         finally:  # a program's disable_v2_behavior() does not outlive it (each TF program runs in a fresh process)
-            shape_module = sys.modules.get("jaxsess.graph._shape")
-            if shape_module is not None:
-                shape_module.enable_v2_tensorshape()
+            compat_module = sys.modules.get("jaxsess._compat")
+            if compat_module is not None:
+                compat_module.enable_v2_behavior()
     results = ns.get("RESULTS")
     if not isinstance(results, dict) or not results:
         raise AssertionError(f"program {name} left no RESULTS")

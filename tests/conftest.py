@@ -46,6 +46,8 @@ def _fresh_graph() -> Iterator[None]:
     with contextlib.suppress(AssertionError):  # a test that leaked a default session
         jaxsess.reset_default_graph()
     yield
+    # a test's disable_v2_behavior() does not outlive it (a TF program runs it once, in its own process)
+    jaxsess.compat.v1.enable_v2_behavior()
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ import numpy as np
 
 from jaxsess import dtypes as _dtypes, errors as _errors
 from jaxsess.data._dataset import INFINITE_CARDINALITY, Dataset
+from jaxsess.graph import _tf2
 from jaxsess.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess.graph._shape import TensorShape
 from jaxsess.keras import (
@@ -660,10 +661,12 @@ class Model(Layer):
                             continue
                         if spec in ("accuracy", "acc"):
                             fn, _ = _accuracy_fn(loss_fn, output)
-                            name = str(spec)
+                            name = str(spec) if _tf2.enabled() else "acc"
                         elif isinstance(spec, str):
                             fn = _metrics.get(spec)
-                            name = spec
+                            # TF1's Keras (after disable_v2_behavior) names it by its function: 'mae' is
+                            # 'mean_absolute_error'
+                            name = spec if _tf2.enabled() else fn.__name__.lstrip("_")
                         elif callable(spec):
                             fn = spec
                             name = getattr(spec, "__name__", "metric")

@@ -115,7 +115,12 @@ def fresh_seeds() -> Iterator[None]:
 def function_seeds(graph: Any) -> Iterator[None]:
     """Ops without an op seed created inside count their seeds from 0, and the
     enclosing count resumes after: as TF 2.x builds a ``cond`` branch, a
-    ``while_loop`` body or a function in a ``FuncGraph`` with its own count."""
+    ``while_loop`` body or a function in a ``FuncGraph`` with its own count.
+    After ``disable_v2_behavior()`` (TF1's control flow, built in the graph
+    itself) they count on in the enclosing count."""
+    if not _tf2.enabled():
+        yield
+        return
     counts = _graph_seed_counts.setdefault(graph, [0])
     counts.append(0)
     try:

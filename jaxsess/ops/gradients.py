@@ -350,15 +350,22 @@ def _gradients_lowering(ev: Any, op: Operation, vals: list[Any]) -> Any:
     for group in op.attrs["groups"]:
         gx = [xs[i] for i in group]
 
-        def f(*xv: Any, gx: list[Tensor] = gx) -> list[Any]:
+        drew: list[Operation] = []  # random ops the recomputation ran, in the order of its advances
+
+        def f(*xv: Any, gx: list[Tensor] = gx, drew: list[Operation] = drew) -> tuple[list[Any], list[Any]]:
             child = ev.fork(dict(zip(gx, xv)), drop=recomputed)
             child.differentiating = True  # loops in ``sub`` lower to their reverse-differentiable form
             child.assigned = dict(child.assigned)  # assigns re-run under vjp stay inside it
             child.grad_overrides = hooks
             child.run(sub)
-            return [child.env[y] for y in ys]
+            drew[:] = list(child.rng_advance)
+            return [child.env[y] for y in ys], [jnp.asarray(child.rng_advance[r], jnp.uint32) for r in drew]
 
-        outs, vjp = jax.vjp(f, *[x_vals[i] for i in group])
+        outs, vjp, advances = jax.vjp(f, *[x_vals[i] for i in group], has_aux=True)
+        # A random op that only the gradient's recomputation ran (``sess.run(train_op)``) advances
+        # its stream by what it drew there, as TF's one forward run of it.
+        for r, a in zip(drew, advances):
+            ev.rng_advance.setdefault(r, a)
         if jacobian:  # d y / d x for the one y and x: one vjp per element of y (vmapped)
             y = outs[0]
             basis = jnp.eye(y.size, dtype=y.dtype).reshape((y.size, *y.shape))

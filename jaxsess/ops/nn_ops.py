@@ -213,8 +213,9 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
     Gradients flow into both ``labels`` and ``logits``.
 
     Args:
-      labels: a probability distribution per row; same shape and dtype as
-        ``logits``.
+      labels: a probability distribution per row, of ``logits``'s shape; cast
+        to ``logits``'s dtype when it has another (float64 one-hot labels, int
+        labels), as TF.
       logits: unscaled log-probabilities, ``[..., num_classes]`` (classes on
         ``axis``, default -1).
 
@@ -224,8 +225,10 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
     Raises:
       ValueError: the shapes differ (names the node).
     """
-    lg, lab = same_dtype("softmax_cross_entropy_with_logits", ("logits", logits), ("labels", labels))
-    lg = float_input(lg, "softmax_cross_entropy_with_logits")
+    lg = float_input(logits, "softmax_cross_entropy_with_logits")
+    lab = convert_to_tensor(labels)
+    if dtype_of(lab) != dtype_of(lg):
+        lab = math_ops.cast(lab, dtype_of(lg))
     ax = _axis(axis, dim, "softmax_cross_entropy_with_logits")
     _check_broadcastable(lg, lab, name)
     return apply_op("SoftmaxCrossEntropyWithLogits", (lab, lg), {"axis": ax}, name=name)
@@ -243,7 +246,7 @@ def softmax_cross_entropy_with_logits(_sentinel: Any = None, labels: Any = None,
     if axis is None:
         axis = dim
     with op_scope(name, "softmax_cross_entropy_with_logits_sg", [labels, logits]) as scope:
-        labels = stop_gradient(convert_to_tensor(labels, dtype=dtype_of(logits)), name="labels_stop_gradient")
+        labels = stop_gradient(labels, name="labels_stop_gradient")
         return softmax_cross_entropy_with_logits_v2(labels=labels, logits=logits, axis=axis, name=scope)
 
 

@@ -49,6 +49,7 @@ def disable_v2_behavior() -> None:
     Keras layers and RNN cells draw their default initializers from the
     graph's op seeds, as TF1 (with a graph seed, TF's values)."""
     _tf2.disable()
+    _tf2.disable_control_flow_v2()
     disable_v2_tensorshape()
 
 
@@ -57,6 +58,7 @@ def enable_v2_behavior() -> None:
     (``shape[i]`` an ``int``), as ``tf.compat.v1.enable_v2_behavior`` does;
     eager execution stays off."""
     _tf2.enable()
+    _tf2.enable_control_flow_v2()
     enable_v2_tensorshape()
 
 
@@ -65,17 +67,14 @@ def executing_eagerly_outside_functions() -> bool:
     return False
 
 
-def control_flow_v2_enabled() -> bool:
-    """``False``, as ``tf.compat.v1.control_flow_v2_enabled`` under TF1 behaviour."""
-    return False
+control_flow_v2_enabled = _tf2.control_flow_v2_enabled
+"""Whether control flow v2 is on, as ``tf.compat.v1.control_flow_v2_enabled``: on by default (as TF 2
+with eager execution disabled), off after ``disable_v2_behavior()``. jaxsess lowers ``cond`` and
+``while_loop`` to XLA control flow either way; the switch decides how random ops in their bodies count
+op seeds (see :func:`jaxsess.ops.random_ops.function_seeds`)."""
 
-
-def enable_control_flow_v2() -> None:
-    """No-op: jaxsess lowers ``cond``/``while_loop`` to XLA control flow either way."""
-
-
-def disable_control_flow_v2() -> None:
-    """No-op: jaxsess lowers ``cond``/``while_loop`` to XLA control flow either way."""
+enable_control_flow_v2 = _tf2.enable_control_flow_v2
+disable_control_flow_v2 = _tf2.disable_control_flow_v2
 
 
 def enable_tensor_equality() -> None:

@@ -38,6 +38,28 @@ def test_disable_switches_are_no_ops_and_enable_eager_refuses() -> None:
     assert not tf.executing_eagerly()
 
 
+def test_v2_behavior_switches_control_flow_v2_and_layer_seeds() -> None:
+    # As TF 2.21: disable_eager_execution() alone keeps control flow v2 on, disable_v2_behavior()
+    # turns it off, and the layers' default initializers then take the graph's op seeds.
+    assert tf.compat.v1.control_flow_v2_enabled()
+    tf.compat.v1.disable_v2_behavior()
+    assert not tf.compat.v1.control_flow_v2_enabled()
+    tf.compat.v1.set_random_seed(1)
+    a = tf.compat.v1.layers.dense(tf.compat.v1.ones([1, 3]), 2)  # kernel: op seed 0
+    b = tf.compat.v1.random_uniform([3, 2], -np.sqrt(6 / 5), np.sqrt(6 / 5), seed=0)
+    with tf.Session() as sess:
+        sess.run(tf.compat.v1.global_variables_initializer())
+        kernel = sess.run(tf.compat.v1.trainable_variables()[0])
+        np.testing.assert_allclose(kernel, sess.run(b), rtol=1e-6)
+    assert a.shape.as_list() == [1, 2]
+    tf.compat.v1.enable_v2_behavior()
+    assert tf.compat.v1.control_flow_v2_enabled()
+    tf.compat.v1.disable_control_flow_v2()
+    assert not tf.compat.v1.control_flow_v2_enabled()
+    tf.compat.v1.enable_control_flow_v2()
+    assert tf.compat.v1.control_flow_v2_enabled()
+
+
 def test_newaxis_and_arg_max() -> None:
     assert tf.newaxis is None
     x = tf.constant(np.array([[3.0, 1.0, 2.0], [0.5, 4.0, -1.0]], np.float32))

@@ -8,9 +8,13 @@ graph's seeded op seeds (see :func:`jaxsess.ops.random_ops.fresh_seeds`).
 
 from __future__ import annotations
 
-__all__ = ["enabled", "enable", "disable"]
+__all__ = ["enabled", "enable", "disable", "control_flow_v2_enabled", "enable_control_flow_v2",
+           "disable_control_flow_v2"]
 
 _ENABLED = [True]
+# TF's control flow v2 (``cond``/``while_loop`` bodies built as functions, each counting its own op
+# seeds); TF1's control flow (off) builds them in the graph itself.
+_CONTROL_FLOW_V2 = [True]
 
 
 def enabled() -> bool:
@@ -26,3 +30,19 @@ def enable() -> None:
 def disable() -> None:
     """Turns TF2 behaviour off, as ``disable_v2_behavior`` does."""
     _ENABLED[0] = False
+
+
+def control_flow_v2_enabled() -> bool:
+    """Whether control flow v2 is on, as ``tf.compat.v1.control_flow_v2_enabled``
+    (on by default; ``disable_v2_behavior()`` turns it off)."""
+    return _CONTROL_FLOW_V2[0]
+
+
+def enable_control_flow_v2() -> None:
+    """Turns control flow v2 on, as ``tf.compat.v1.enable_control_flow_v2``."""
+    _CONTROL_FLOW_V2[0] = True
+
+
+def disable_control_flow_v2() -> None:
+    """Turns control flow v2 off, as ``tf.compat.v1.disable_control_flow_v2``."""
+    _CONTROL_FLOW_V2[0] = False

@@ -116,9 +116,9 @@ def function_seeds(graph: Any) -> Iterator[None]:
     """Ops without an op seed created inside count their seeds from 0, and the
     enclosing count resumes after: as TF 2.x builds a ``cond`` branch, a
     ``while_loop`` body or a function in a ``FuncGraph`` with its own count.
-    After ``disable_v2_behavior()`` (TF1's control flow, built in the graph
-    itself) they count on in the enclosing count."""
-    if not _tf2.enabled():
+    With control flow v2 off (``disable_v2_behavior()``: TF1's control flow,
+    built in the graph itself) they count on in the enclosing count."""
+    if not _tf2.control_flow_v2_enabled():
         yield
         return
     counts = _graph_seed_counts.setdefault(graph, [0])

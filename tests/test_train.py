@@ -669,8 +669,8 @@ def test_errors() -> None:
     opt = train.GradientDescentOptimizer(0.1)
     with pytest.raises(ValueError, match="No gradients provided"):
         opt.minimize(c * 2.0, var_list=[w])
-    with pytest.raises(ValueError, match="Invalid type int32 for i"):
-        opt.compute_gradients(tf.reduce_sum(w), var_list=[i])
+    # As TF: an integer variable the loss does not reach gets a None gradient, no error
+    assert opt.compute_gradients(tf.reduce_sum(w), var_list=[i]) == [(None, i)]
     with pytest.raises(ValueError, match="No gradients provided"):
         opt.apply_gradients([(None, w)])
     with pytest.raises(ValueError, match="No variables provided"):

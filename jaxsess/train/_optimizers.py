@@ -389,7 +389,7 @@ class Optimizer:
 
         Raises:
           RuntimeError: inside an ``EagerSession``.
-          ValueError: no variables, or one that is not of a float dtype.
+          ValueError: no variables, or one with a gradient that is not of a float dtype.
         """
         if executing_eagerly() or callable(loss) and not isinstance(loss, Tensor):
             raise RuntimeError(
@@ -410,8 +410,10 @@ class Optimizer:
             if v.op not in seen:
                 seen.add(v.op)
                 unique.append(v)
-        self._check_dtypes(unique)
         grads = _gradients(loss, unique, grad_ys=None if grad_loss is None else [grad_loss])
+        # As TF: only variables the loss reaches must be floats (a trainable
+        # `tf.Variable(0)` counter next to the model gets a None gradient).
+        self._check_dtypes([v for g, v in zip(grads, unique, strict=True) if g is not None])
         return list(zip(grads, unique, strict=True))
 
     def apply_gradients(self, grads_and_vars: Any, global_step: Any = None, name: str | None = None) -> Operation:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from jaxsess.graph import _tf2
 from jaxsess.graph._shape import disable_v2_tensorshape, enable_v2_tensorshape
+from jaxsess.ops.state_ops import disable_resource_variables, enable_resource_variables
 
 __all__ = [
     "control_flow_v2_enabled",
@@ -47,19 +48,24 @@ def disable_v2_behavior() -> None:
     graphs anyway; this turns on v1 shape behaviour (``shape[i]`` is a
     ``Dimension``, see :func:`disable_v2_tensorshape`), and ``tf.layers``,
     Keras layers and RNN cells draw their default initializers from the
-    graph's op seeds, as TF1 (with a graph seed, TF's values)."""
+    graph's op seeds, as TF1 (with a graph seed, TF's values); new variables
+    are reference variables (:func:`disable_resource_variables`: a fetched
+    variable gives its value at the end of the run, as TF's ``RefVariable``;
+    Keras' weights stay resource variables, as in TF)."""
     _tf2.disable()
     _tf2.disable_control_flow_v2()
     disable_v2_tensorshape()
+    disable_resource_variables()
 
 
 def enable_v2_behavior() -> None:
-    """Turns v2 shape behaviour and TF2's default initializers back on
-    (``shape[i]`` an ``int``), as ``tf.compat.v1.enable_v2_behavior`` does;
-    eager execution stays off."""
+    """Turns v2 shape behaviour, TF2's default initializers, control flow v2
+    and resource variables back on (``shape[i]`` an ``int``), as
+    ``tf.compat.v1.enable_v2_behavior`` does; eager execution stays off."""
     _tf2.enable()
     _tf2.enable_control_flow_v2()
     enable_v2_tensorshape()
+    enable_resource_variables()
 
 
 def executing_eagerly_outside_functions() -> bool:

@@ -32,6 +32,9 @@ def test_compat_v1_session_runs_a_graph() -> None:
 def test_disable_switches_are_no_ops_and_enable_eager_refuses() -> None:
     assert tf.compat.v1.disable_eager_execution() is None
     assert tf.compat.v1.disable_v2_behavior() is None  # v1 shapes and seeds, reset by conftest
+    assert not tf.resource_variables_enabled()  # as TF: new variables are reference variables
+    tf.compat.v1.enable_v2_behavior()
+    assert tf.resource_variables_enabled()
     assert not tf.executing_eagerly()
     with pytest.raises(ValueError, match="TF1 graph mode.*EagerSession"):
         tf.compat.v1.enable_eager_execution()

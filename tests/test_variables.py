@@ -428,16 +428,38 @@ class TestResourceVariableReads:
             sess.run(v.initializer)
             assert float(np.asarray(sess.run(t))) == want, t.name
 
-    def test_reference_variables_read_the_snapshot(self, sess: tf.Session) -> None:
+    def test_reference_variables_share_tf_buffers(self, sess: tf.Session) -> None:
+        # Values checked against TF 2.21 (RefVariable, graph mode): uses ordered after an
+        # assign see it, value() is the snapshot, a fetched variable (or identity/assign
+        # output of it) is its value at the end of the run.
         v = tf.Variable(1.0, name="v", use_resource=False)
         a = tf.assign(v, 5.0)
         with tf.control_dependencies([a]):
             y = tf.identity(v)
+            times = v * 2.0
             read = v.read_value()
-        sess.run(v.initializer)
-        assert float(np.asarray(sess.run(y))) == 1.0
-        sess.run(v.initializer)
-        assert float(np.asarray(sess.run(read))) == 5.0
+            snap = v.value()
+        inc = tf.assign_add(v, 1.0)
+        cases = [(y, 5.0), (times, 10.0), (read, 5.0), (snap, 1.0), ([v, a], [5.0, 5.0]),
+                 ([v * 1.0, a], [1.0, 5.0]), ([tf.identity(v), inc], [2.0, 2.0]), ([inc, v.value()], [2.0, 2.0])]
+        for fetch, want in cases:
+            sess.run(v.initializer)
+            np.testing.assert_array_equal(sess.run(fetch), want)
+
+    def test_fetched_reference_variable_after_a_train_step(self, sess: tf.Session) -> None:
+        tf.disable_v2_behavior()
+        try:
+            w = tf.Variable([2.0], name="w")
+        finally:
+            tf.enable_v2_behavior()
+        res = tf.Variable([2.0], name="res")
+        loss = tf.reduce_sum(tf.square(w)) + tf.reduce_sum(tf.square(res))
+        step = tf.train.GradientDescentOptimizer(0.25).minimize(loss)
+        sess.run(tf.global_variables_initializer())
+        _, loss_val, w_val, res_val = sess.run([step, loss, w, res])
+        assert float(loss_val) == 8.0  # computed before the update
+        np.testing.assert_array_equal(w_val, [1.0])  # reference variable: after the update
+        np.testing.assert_array_equal(res_val, [2.0])  # resource variable: the read at the start
 
     def test_resource_variable_switches(self) -> None:
         assert tf.resource_variables_enabled()
@@ -449,7 +471,7 @@ class TestResourceVariableReads:
             tf.enable_resource_variables()
         res = tf.Variable(1.0)
         with tf.control_dependencies([res.assign(2.0), ref.assign(2.0)]):
-            assert tf.identity(ref).op.inputs[0] is ref.value()
+            assert ref.value() is ref._snapshot  # the snapshot; other uses read ordered here
             assert tf.identity(res).op.inputs[0] is not res._snapshot
 
 

@@ -22,8 +22,11 @@ What a read sees when the same run assigns the variable: a read ordered
 after an assign to the same variable by a data or control dependency (an
 ancestor of the reading op) sees the value of the latest such assign;
 otherwise it sees the value at the start of the run. A fetched variable
-tensor is the value at the start of the run. After the run, a written
-variable holds the value of its last assign (in creation order).
+tensor is the value at the start of the run — except for a reference
+variable (:func:`ref_view`): the fetched variable, an ``Identity`` chain of
+it or an assign's output is its value at the end of the run, as TF's shared
+buffers. After the run, a written variable holds the value of its last
+assign (in creation order).
 
 Control-flow ops (``cond``, ``case``, ``while_loop``) whose bodies assign
 variables are assign ops for the variables in their ``var_writes`` attribute:
@@ -382,6 +385,7 @@ class Plan:
     start_vars: list[Operation] = field(default_factory=list)
     written: list[Any] = field(default_factory=list)
     final_assign: dict[Operation, Operation] = field(default_factory=dict)
+    fetch_views: dict[int, Operation] = field(default_factory=dict)
     rng_ops: list[Operation] = field(default_factory=list)
     donated: list[Any] = field(default_factory=list)
     kept: list[Any] = field(default_factory=list)
@@ -407,6 +411,8 @@ class Plan:
                 out.append(state[t.op])
             else:  # pragma: no cover - pruning guarantees it
                 raise KeyError(t)
+        for i, var in self.fetch_views.items():
+            out[i] = assigned_value(ev.assigned, self.final_assign[var], var)
         new_state = []
         for slot in self.written:
             if isinstance(slot, tuple):  # rng counter
@@ -463,6 +469,33 @@ def _assign_targets(op: Operation) -> tuple[Operation, ...]:
     if od.lowering is not None:
         return op.attrs.get("var_writes", ())  # type: ignore[no-any-return]
     return ()
+
+
+def ref_view(t: Tensor, fed: set[Tensor] | frozenset[Tensor] = frozenset()) -> Operation | None:
+    """The reference variable (``use_resource=False``) whose buffer ``t`` is in
+    TF, else ``None``: the variable's own output, an ``Identity`` chain of it
+    (its snapshot ``v/read``, ``read_value()``, ``tf.identity(v)``), or the
+    output of an assign op on it (``Assign``, ``AssignAdd``, scatter ops).
+
+    TF hands a fetched buffer over when the run ends, after the run's in-place
+    updates, so such a fetch shows the variable's value at the end of the run.
+    """
+    while True:
+        op = t.op
+        od = op._op_def
+        if op.type == VARIABLE_OP:
+            var = op
+            break
+        if od.writes_ref and t is op.outputs[0]:
+            var = op.inputs[od.ref_inputs[0]].op
+            break
+        if op.type != "Identity" or not op.inputs or op.inputs[0] in fed:
+            return None
+        t = op.inputs[0]
+    variable = getattr(var, "_variable", None)
+    if var.type != VARIABLE_OP or variable is None or getattr(variable, "_use_resource", True):
+        return None
+    return var
 
 
 def resolve_state(plan: Plan) -> None:
@@ -541,6 +574,10 @@ def resolve_state(plan: Plan) -> None:
             plan.var_specs.setdefault(t.op, (t.op.attrs["shape"].as_tuple(), t.op.attrs["dtype"].np_dtype))
     plan.start_vars = list(start)
     plan.final_assign = final
+    for i, t in enumerate(plan.fetches):
+        var = None if t in fed else ref_view(t, fed)
+        if var is not None and var in final:
+            plan.fetch_views[i] = var
     plan.rng_ops = rng_ops
     writes = list(final) + [rng_slot(op) for op in rng_ops]
     written = set(writes)

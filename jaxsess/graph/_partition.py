@@ -216,6 +216,8 @@ def _parts_runner(plan: Plan, parts: list[Part]) -> Callable[..., Any]:
             if v is None:  # a fetched variable: its value at the start of the run (a copy)
                 v = jnp.array(state[t.op], copy=True)
             out.append(v)
+        for i, var in plan.fetch_views.items():
+            out[i] = assigned_value(assigned, final[var], var)
         new_state = [new_slots[s] if isinstance(s, tuple) else assigned_value(assigned, final[s], s) for s in written]
         return tuple(out), tuple(new_state)
 

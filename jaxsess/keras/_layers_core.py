@@ -250,7 +250,7 @@ class Layer(_tf_layers.Layer):
         shape_l = [int(d) for d in TensorShape(shape).as_list()]  # type: ignore[union-attr, arg-type]
         v = Variable(
             initial_value=lambda: init(shape_l, dtype=dtype), trainable=trainable, name=name or "Variable",
-            dtype=dtype, constraint=constraint,
+            dtype=dtype, constraint=constraint, use_resource=True,  # TF: Keras weights are resource variables
         )
         K.track_variable(v)
         (self._trainable_weights if trainable else self._non_trainable_weights).append(v)

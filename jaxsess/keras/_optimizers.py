@@ -70,7 +70,7 @@ class _KerasOptimizer(_TrainOptimizer):
     def _hyper_variable(self, name: str, value: Any, dtype: Any) -> Variable:
         graph = get_default_graph()
         with graph.name_scope(None), graph.name_scope("training"), graph.name_scope(self._name):
-            v = Variable(np.asarray(value, dtype.as_numpy_dtype), trainable=False, name=name, dtype=dtype)
+            v = Variable(np.asarray(value, dtype.as_numpy_dtype), trainable=False, name=name, dtype=dtype, use_resource=True)
         K.track_variable(v)
         return v
 

@@ -301,7 +301,7 @@ def variable(value: Any, dtype: Any = None, name: str | None = None, constraint:
         init = value if value.dtype.base_dtype == want else _math.cast(value, want)
     else:
         init = np.asarray(value, dtype=want.as_numpy_dtype)
-    v = Variable(init, name=name or "Variable", constraint=constraint)
+    v = Variable(init, name=name or "Variable", constraint=constraint, use_resource=True)
     track_variable(v)
     return v
 

@@ -172,7 +172,7 @@ class Metric:
     def add_weight(self, name: str, shape: Sequence[int] = (), dtype: Any = None) -> Variable:
         """A zero-initialised accumulator named ``name`` (no scope, as Keras')."""
         dt = _dtypes.as_dtype(dtype or self.dtype)
-        v = Variable(lambda: _fill_ops.zeros(list(shape), dt), trainable=False, name=name, collections=[])
+        v = Variable(lambda: _fill_ops.zeros(list(shape), dt), trainable=False, name=name, collections=[], use_resource=True)
         K.track_variable(v)
         self._vars.append(v)
         return v

@@ -16,8 +16,13 @@ when the enclosing control-flow op starts). ``assign``/``assign_add``/
 one op (out-of-range indices are dropped: XLA has no error path).
 
 Reference variables (``use_resource=False``, or after
-:func:`disable_resource_variables`) keep TF1's reference semantics: every use
-reads the snapshot; only ``read_value()`` is a new read.
+:func:`disable_resource_variables` or ``disable_v2_behavior()``) keep TF1's
+reference semantics: ``value()`` is the snapshot; other uses follow the same
+ordering rule as resource variables (in TF they read the shared buffer when
+they run); a fetched reference variable, or an ``Identity``/assign output of
+it, gives the variable's value at the end of the run (TF fetches the buffer
+that the run's updates changed in place: ``sess.run([train, W])`` shows ``W``
+after the step) — see :mod:`jaxsess.graph._lowering`.
 
 Inside an ``EagerSession`` a variable holds its value in that session at once:
 ``assign`` replaces it, reads return it.
@@ -37,7 +42,6 @@ import numpy as np
 
 from jaxsess import _context, dtypes as _dtypes
 from jaxsess._context import VariableStore
-from jaxsess.graph import _tf2
 from jaxsess.graph._graph import Graph, GraphKeys, Operation, Tensor, get_default_graph
 from jaxsess.graph._registry import TFOp, register_op
 from jaxsess.graph._shape import TensorShape
@@ -360,6 +364,11 @@ class Variable:
             return apply_op("Identity", (self._ref,), name="initialized_value")
 
     def _as_graph_element(self) -> Any:
+        # A use of a reference variable (``v + 1``, ``tf.identity(v)``) ordered after an
+        # assign sees the assigned value too: in TF it reads the variable's buffer when it
+        # runs; only ``value()`` is the snapshot itself.
+        if self._eager_session is None and not self._use_resource and _in_ordered_context(self._graph):
+            return apply_op("Identity", (self._ref,), name="read")
         return self.value()
 
     def eval(self, session: Any = None) -> Any:
@@ -415,8 +424,8 @@ class Variable:
         self._shape = self._shape.merge_with(shape)
 
     def __repr__(self) -> str:
-        # TF1's reference variables (after disable_v2_behavior) print their dtype as ``float32_ref``
-        ref = "" if _tf2.enabled() else "_ref"
+        # TF shows a reference variable's dtype as ``float32_ref`` (only here: ``dtype`` stays the value's)
+        ref = "" if self._use_resource or self._eager_session is not None else "_ref"
         return f"<tf.Variable '{self.name}' shape={self._shape} dtype={self._dtype.name}{ref}>"
 
     # -- eager ------------------------------------------------------------------

@@ -461,6 +461,18 @@ class TestResourceVariableReads:
         np.testing.assert_array_equal(w_val, [1.0])  # reference variable: after the update
         np.testing.assert_array_equal(res_val, [2.0])  # resource variable: the read at the start
 
+    def test_fetched_reference_variables_on_two_devices(self, sess: tf.Session) -> None:
+        w = tf.Variable([2.0], name="w", use_resource=False)
+        with tf.device("/cpu:1"):
+            u = tf.Variable([3.0], name="u", use_resource=False)
+            loss = tf.reduce_sum(tf.square(w)) + tf.reduce_sum(tf.square(u))
+        step = tf.train.GradientDescentOptimizer(0.25).minimize(loss)
+        sess.run(tf.global_variables_initializer())
+        _, loss_val, w_val, u_val = sess.run([step, loss, w, u])
+        assert float(loss_val) == 13.0
+        np.testing.assert_array_equal(w_val, [1.0])
+        np.testing.assert_array_equal(u_val, [1.5])
+
     def test_resource_variable_switches(self) -> None:
         assert tf.resource_variables_enabled()
         tf.disable_resource_variables()

@@ -173,7 +173,7 @@ def log_softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any
 def _softmax_xent(labels: Any, logits: Any, *, axis: int) -> Any:
     # Broadcasts as TF's kernel; the wrapper checks the static shapes, so labels of unknown dims
     # (Keras' target placeholders ``[?, ?, ?, ?]``) infer with logits ``[?, 8, 8, 3]``.
-    if labels.ndim != logits.ndim:
+    if labels.ndim != logits.ndim:  # (the wrapper flattens labels of another rank, as TF)
         raise ValueError(
             f"logits and labels must be broadcastable: logits_size={list(logits.shape)} "
             f"labels_size={list(labels.shape)}"
@@ -194,11 +194,22 @@ def _check_broadcastable(logits: Any, labels: Any, name: str | None) -> None:
     lg, lab = TensorShape(_shape_of(logits)), TensorShape(_shape_of(labels))
     if lg.ndims is None or lab.ndims is None:
         return
+    if lg.ndims != lab.ndims and lg.ndims and lab.ndims:  # TF compares them as [rows, classes]
+        lg, lab = _flat_rows(lg), _flat_rows(lab)
     bad = lg.ndims != lab.ndims or any(
         a is not None and b is not None and a != b and 1 not in (a, b) for a, b in zip(lg.as_list(), lab.as_list()))
     if bad:
         raise _shape_error(f"logits and labels must be broadcastable: logits_size={lg.as_list()} "
                            f"labels_size={lab.as_list()}", name, "softmax_cross_entropy_with_logits")
+
+
+def _flat_rows(shape: TensorShape) -> TensorShape:
+    """``shape`` flattened to ``[rows, classes]`` (rows unknown when an outer dim is)."""
+    dims = shape.as_list()
+    rows: int | None = 1
+    for d in dims[:-1]:
+        rows = None if rows is None or d is None else rows * d
+    return TensorShape([rows, dims[-1]])
 
 
 def _check_sentinel(sentinel: Any, fn: str) -> None:
@@ -213,9 +224,10 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
     Gradients flow into both ``labels`` and ``logits``.
 
     Args:
-      labels: a probability distribution per row, of ``logits``'s shape; cast
-        to ``logits``'s dtype when it has another (float64 one-hot labels, int
-        labels), as TF.
+      labels: a probability distribution per row, of ``logits``'s shape (or, as
+        TF, another rank with the same ``[rows, classes]`` once the outer dims
+        are flattened: ``[y_one_hot]`` for ``[n, k]``); cast to ``logits``'s
+        dtype when it has another (float64 one-hot labels, int labels), as TF.
       logits: unscaled log-probabilities, ``[..., num_classes]`` (classes on
         ``axis``, default -1).
 
@@ -231,6 +243,16 @@ def softmax_cross_entropy_with_logits_v2(labels: Any, logits: Any, axis: Any = N
         lab = math_ops.cast(lab, dtype_of(lg))
     ax = _axis(axis, dim, "softmax_cross_entropy_with_logits")
     _check_broadcastable(lg, lab, name)
+    lg_rank, lab_rank = _rank_of(lg), _rank_of(lab)
+    if lg_rank and lab_rank and lg_rank != lab_rank and ax in (-1, lg_rank - 1):
+        # As TF: both flattened to [rows, classes] (``labels=[y_one_hot]`` for logits [n, k]),
+        # the loss reshaped to logits' outer dims.
+        classes = -1 if _shape_of(lg)[-1] is None else _shape_of(lg)[-1]
+        lab2 = array_ops.reshape(lab, [-1, classes])
+        lg2 = array_ops.reshape(lg, [-1, classes])
+        loss = apply_op("SoftmaxCrossEntropyWithLogits", (lab2, lg2), {"axis": -1}, name=name)
+        outer = _shape_of(lg)[:-1]
+        return array_ops.reshape(loss, outer if None not in outer else array_ops.shape(lg)[:-1])
     return apply_op("SoftmaxCrossEntropyWithLogits", (lab, lg), {"axis": ax}, name=name)
 
 

@@ -162,9 +162,11 @@ class Tensor:
     def __repr__(self) -> str:
         return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
 
-    def __str__(self) -> str:  # as TF's: no shape when the rank is unknown
+    def __str__(self) -> str:
+        # As TF: no shape when the rank is unknown, the device when one was requested.
         shape = "" if self._shape._dims is None else f", shape={self._shape}"
-        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name})'
+        device = f", device={self._op.device}" if self._op.device else ""
+        return f'Tensor("{self.name}"{shape}, dtype={self._dtype.name}{device})'
 
     def __bool__(self) -> bool:
         raise TypeError(

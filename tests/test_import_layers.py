@@ -42,6 +42,7 @@ NO_IMPORTS_IN_FUNCTIONS = ["."]  # the whole package (it was 42 imports inside f
 # graph/, bottom to top: a module imports only modules before it (type-only
 # imports under ``if TYPE_CHECKING:`` aside: they load nothing).
 GRAPH_ORDER = [
+    "_tf2",  # the TF2-behaviour and control-flow-v2 switches (imports nothing)
     "_shape",  # TensorShape, Dimension
     "_device",  # device strings: parse, merge, resolve to JAX devices
     "_graph",  # Graph, Operation, Tensor

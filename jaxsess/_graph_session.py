@@ -12,7 +12,6 @@ session). Nothing on a cache hit walks the graph.
 from __future__ import annotations
 
 import contextlib
-import gc
 import logging
 import os
 import threading
@@ -52,7 +51,6 @@ from jaxsess.ops.sparse_tensor import SparseTensor
 
 __all__ = ["Session", "InteractiveSession"]
 
-_gc_isenabled, _gc_disable, _gc_enable = gc.isenabled, gc.disable, gc.enable
 
 logger = logging.getLogger("jaxsess")
 
@@ -364,15 +362,15 @@ class Session(BaseSession):
         buffers and the install of the new ones, nor inside a
         garbage-collector callback (which would swallow it): a run that
         reads or writes state defers signal handlers and raises it when
-        ``run`` returns or fails (see ``jaxsess._signals``); a cache hit of a
-        stateless plan, which has no state to split, keeps the collector off
-        instead.
+        ``run`` returns or fails (see ``jaxsess._signals``). A cache hit of a
+        stateless plan has no state to split and is not deferred: there a
+        Ctrl-C raises where it lands, as in a plain JAX call (and, as
+        anywhere in Python, one landing in a collector callback is lost).
         """
         # The hot path: one tensor of a stateless plan already compiled (its
         # flat jitted function). Nothing there changes state or bookkeeping
-        # that a signal could split, so instead of deferring signal handlers
-        # (two system calls) it only keeps the garbage collector from running
-        # (its callbacks would swallow a Ctrl-C landing in them).
+        # that a signal could split, so signal handlers are not deferred (two
+        # system calls): a Ctrl-C raises wherever it lands, as in any JAX call.
         if type(fetches) is Tensor and not self._closed and not self._drop_variants:
             if feed_dict is None:
                 key: Any = ((fetches,), ())
@@ -389,31 +387,34 @@ class Session(BaseSession):
                 and (fn := entry.direct_one) is not None
                 and not (_HOST_GRAPHS.data and _host_run.needs_host_pass(self._graph))  # type: ignore[attr-defined]
             ):
-                gc_on = _gc_isenabled()
-                _gc_disable()
-                try:
-                    self._registry.safe_point()
-                    vals = args if entry.fits(args) else feed_values(entry.feeds, args)
-                    try:  # LRU order; not contextlib.suppress: this is the hot path
-                        plans.move_to_end(key)
-                    except KeyError:  # evicted meanwhile by another thread
-                        pass
+                self._registry.safe_point()
+                try:  # LRU order; not contextlib.suppress: this is the hot path
+                    plans.move_to_end(key)
+                except KeyError:  # evicted meanwhile by another thread
+                    pass
+                if entry.fits(args):
                     try:  # _call_flat, inlined
-                        out = fn(*vals)
+                        out = fn(*args)
                     except Exception as e:
-                        out = _flat_failed(self, fn, vals, e)
-                    if self._device_fetches:  # one fresh array: the registry's inlined case
+                        out = _flat_failed(self, fn, args, e)
+                    if self._device_fetches:  # NumPy feeds: a fresh array, the session's
+                        registry = self._registry
+                        registry.adopt_fresh(out)
+                        if registry.closed:  # a close() raced this call
+                            registry.reject_late()
+                        return out
+                else:
+                    vals = feed_values(entry.feeds, args)
+                    out = _call_flat(self, fn, vals)
+                    if self._device_fetches:
                         self._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer)
                         return out
-                    if self._multiprocess:
-                        out = self._gather((out,))[0]
-                    if type(out) is bytes:  # a string scalar: already a host value
-                        return out
-                    a = np.array(out)
-                    return a if a.ndim else a[()]
-                finally:
-                    if gc_on:
-                        _gc_enable()
+                if self._multiprocess:
+                    out = self._gather((out,))[0]
+                if type(out) is bytes:  # a string scalar: already a host value
+                    return out
+                a = np.array(out)
+                return a if a.ndim else a[()]
         held = _signals.defer()
         try:
             return self._run(fetches, feed_dict, options, run_metadata)
@@ -878,38 +879,60 @@ class Session(BaseSession):
         defer, deliver = _signals.defer, _signals.deliver
 
         if direct_one is not None and single and not gather:
-            # A stateless plan's flat jitted function: as run's hot path, the
-            # garbage collector is kept off instead of deferring signals.
-            def direct_runner(*args: Any, **kwargs: Any) -> Any:
+            # A stateless plan's flat jitted function: nothing there changes
+            # state or bookkeeping that a signal could split, so the call is
+            # not deferred (see run). Two variants, so that neither tests the
+            # fetch mode per call.
+            if device:
+                adopt_fresh = registry.adopt_fresh
+
+                def device_runner(*args: Any, **kwargs: Any) -> Any:
+                    if session._closed:
+                        raise _closed_error()
+                    if len(args) != n:
+                        raise TypeError(
+                            f"Callable takes {n} feed value(s) ({[t.name for t in feeds]}), got {len(args)}."
+                        )
+                    safe_point()
+                    if session._drop_variants:
+                        session._free_variants()
+                    if fits(args):  # NumPy feeds: the result is a fresh array, the session's
+                        try:  # _call_flat, inlined
+                            out = direct_one(*args)
+                        except Exception as e:
+                            out = _flat_failed(session, direct_one, args, e)
+                        adopt_fresh(out)
+                        if registry.closed:  # a close() raced this call
+                            registry.reject_late()
+                        return out
+                    vals = feed_values(fed, args)
+                    out = _call_flat(session, direct_one, vals)
+                    registry.adopt_outputs(out, vals, by_buffer=by_buffer)
+                    return out
+
+                return device_runner
+
+            def host_runner(*args: Any, **kwargs: Any) -> Any:
                 if session._closed:
                     raise _closed_error()
                 if len(args) != n:
                     raise TypeError(
                         f"Callable takes {n} feed value(s) ({[t.name for t in feeds]}), got {len(args)}."
                     )
-                gc_on = _gc_isenabled()
-                _gc_disable()
-                try:
-                    safe_point()
-                    if session._drop_variants:
-                        session._free_variants()
-                    vals = args if fits(args) else feed_values(fed, args)
-                    try:  # _call_flat, inlined
-                        out = direct_one(*vals)
-                    except Exception as e:
-                        out = _flat_failed(session, direct_one, vals, e)
-                    if device:  # one fresh array: the registry's inlined case
-                        registry.adopt_outputs(out, vals, by_buffer=by_buffer)
-                        return out
-                    if type(out) is bytes:  # a string scalar: already a host value
-                        return out
-                    a = np.array(out)  # the host copy, as host_value
-                    return a if a.ndim else a[()]
-                finally:
-                    if gc_on:
-                        _gc_enable()
+                safe_point()
+                if session._drop_variants:
+                    session._free_variants()
+                vals = args if fits(args) else feed_values(fed, args)
+                try:  # _call_flat, inlined
+                    out = direct_one(*vals)
+                except Exception as e:
+                    out = _flat_failed(session, direct_one, vals, e)
+                if type(out) is bytes:  # a string scalar: already a host value
+                    return out
+                a = np.array(out)  # the host copy, as host_value
+                return a if a.ndim else a[()]
 
-            return direct_runner
+            return host_runner
 
         def runner(*args: Any, **kwargs: Any) -> Any:
             if session._closed:

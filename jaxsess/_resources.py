@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
@@ -408,6 +408,11 @@ class OwnershipRegistry:
         self.strategy = strategy
         self._lock = threading.Lock()
         self._pending: list[Any] = []  # adopted, not yet entered (strong refs)
+        # Adopts one array a jitted call just created from host (NumPy) inputs,
+        # so it cannot be, or share a buffer with, an input: the adoption rule
+        # holds without a check. One C-level call: the hot path of a
+        # device-fetch ``make_callable``. The caller then checks ``closed``.
+        self.adopt_fresh: Callable[[Any], None] = self._pending.append
         self._owned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); swept
         self._pinned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); not swept
         self._live_bytes = 0

@@ -688,8 +688,6 @@ def test_unclosed_session_warns_and_releases(net: Net) -> None:
     ref = weakref.ref(s)
     with pytest.warns(ResourceWarning, match="without close"):
         del s
-        import gc
-
         gc.collect()
     assert ref() is None
     assert out.is_deleted()
@@ -698,7 +696,6 @@ def test_unclosed_session_warns_and_releases(net: Net) -> None:
 def test_plan_cache_makes_no_reference_cycle(net: Net) -> None:
     # An unclosed session is released as soon as its last reference goes (no gc
     # needed), whatever plans it cached (default-device and placed ones).
-    import gc
 
     with net.graph.as_default(), tf.device("/cpu:1"):
         placed = net.y * 3.0
@@ -1015,28 +1012,39 @@ def test_host_fetches_free_device_intermediates_at_once(strategy: ResourceCleanu
 
 
 @pytest.mark.parametrize("device_fetches", [False, True])
-def test_hot_path_restores_the_garbage_collector_setting(device_fetches: bool) -> None:
-    """A cache hit of a stateless plan keeps the collector off while it runs
-    (instead of deferring signals) and leaves it as the caller had it, also
-    when the call fails."""
+def test_hot_path_results_and_feed_errors(device_fetches: bool) -> None:
+    """A cache hit of a stateless plan (run's and make_callable's hot path):
+    NumPy feeds that fit give the value (a device result is the session's,
+    deleted at close); a fed array of another shape raises the plan's
+    ValueError; a jax.Array feed is never adopted; a list is converted."""
     g = tf.Graph()
     with g.as_default():
         x = tf.placeholder(tf.float32, [3], name="x")
         y = x * 2.0
+        z = tf.identity(x)
     x3 = np.array([1.0, 2.0, 3.0], np.float32)
-    with tf.Session(graph=g, device_fetches=device_fetches) as s:
-        call = s.make_callable(y, [x])
-        s.run(y, {x: x3})  # compiled: the next calls take the hot path
-        try:
-            for enabled in (True, False):
-                (gc.enable if enabled else gc.disable)()
-                np.testing.assert_array_equal(s.run(y, {x: x3}), 2 * x3)
-                np.testing.assert_array_equal(call(x3), 2 * x3)
-                assert gc.isenabled() is enabled
-                with pytest.raises(ValueError, match="shape"):
-                    s.run(y, {x: np.zeros(4, np.float32)})
-                with pytest.raises(ValueError, match="shape"):
-                    call(np.zeros(4, np.float32))
-                assert gc.isenabled() is enabled
-        finally:
-            gc.enable()
+    s = tf.Session(graph=g, device_fetches=device_fetches, cleanup="ON_SESSION_CLOSE")
+    call, ident = s.make_callable(y, [x]), s.make_callable(z, [x])
+    s.run(y, {x: x3})
+    s.run(z, {x: x3})  # compiled: the next calls take the hot path
+    outs = [s.run(y, {x: x3}), call(x3), s.run(y, {x: [1, 2, 3]}), call([1, 2, 3])]
+    for out in outs:
+        np.testing.assert_array_equal(out, 2 * x3)
+        assert type(out) is (np.ndarray if not device_fetches else type(jnp.zeros(1)))
+        assert s.owns(out) is device_fetches
+    for bad in (np.zeros(4, np.float32), np.zeros((1, 3), np.float32)):
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(.*\) for Tensor x:0, which has shape \(3,\)"):
+            s.run(y, {x: bad})
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(.*\) for Tensor x:0, which has shape \(3,\)"):
+            call(bad)
+    mine = jnp.asarray(x3)  # the caller's array fed back: never the session's, also when returned as is
+    for out in (s.run(z, {x: mine}), ident(mine)):
+        np.testing.assert_array_equal(out, x3)
+        assert not (device_fetches and s.owns(mine))
+    s.close()
+    assert not mine.is_deleted()
+    if device_fetches:
+        assert all(out.is_deleted() for out in outs)
+    else:  # host values: the caller's, valid after close
+        assert all(out.flags.writeable and out.flags.owndata for out in outs)
+        np.testing.assert_array_equal(outs[0], 2 * x3)

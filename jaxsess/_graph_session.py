@@ -114,6 +114,11 @@ def _flat_failed(session: Session, fn: Callable[..., Any], vals: Sequence[Any], 
         raise translated from e
 
 
+def _arity_error(feeds: Sequence[Tensor], args: Sequence[Any]) -> TypeError:
+    """A ``make_callable`` function called with another number of feed values than it has feeds."""
+    return TypeError(f"Callable takes {len(feeds)} feed value(s) ({[t.name for t in feeds]}), got {len(args)}.")
+
+
 class _Entry(NamedTuple):
     """A plan cache entry: the plan and what a cache hit needs, computed once."""
 
@@ -890,9 +895,7 @@ class Session(BaseSession):
                     if session._closed:
                         raise _closed_error()
                     if len(args) != n:
-                        raise TypeError(
-                            f"Callable takes {n} feed value(s) ({[t.name for t in feeds]}), got {len(args)}."
-                        )
+                        raise _arity_error(feeds, args)
                     safe_point()
                     if session._drop_variants:
                         session._free_variants()
@@ -916,9 +919,7 @@ class Session(BaseSession):
                 if session._closed:
                     raise _closed_error()
                 if len(args) != n:
-                    raise TypeError(
-                        f"Callable takes {n} feed value(s) ({[t.name for t in feeds]}), got {len(args)}."
-                    )
+                    raise _arity_error(feeds, args)
                 safe_point()
                 if session._drop_variants:
                     session._free_variants()
@@ -938,7 +939,7 @@ class Session(BaseSession):
             if session._closed:
                 raise _closed_error()
             if len(args) != n:
-                raise TypeError(f"Callable takes {n} feed value(s) ({[t.name for t in feeds]}), got {len(args)}.")
+                raise _arity_error(feeds, args)
             safe_point()
             if session._drop_variants:
                 session._free_variants()

@@ -464,8 +464,10 @@ class OwnershipRegistry:
     # -- adopting -----------------------------------------------------------
 
     def adopt_outputs(self, outputs: Any, inputs: Any = (), *, by_buffer: bool = True) -> None:
-        """The one adoption entry point: takes ownership of the leaves of
+        """The adoption entry point: takes ownership of the leaves of
         ``outputs`` that :func:`adoptable` allows given ``inputs`` (idempotent).
+        Its one shortcut is :attr:`adopt_fresh`, for one array a jitted call
+        made from host inputs only, where the rule holds without a check.
 
         Every producer calls it: ``session.jit`` (inputs: the call's
         arguments), eager ops, ``Session.run`` (inputs: feeds and state read),

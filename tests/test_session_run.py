@@ -1037,6 +1037,8 @@ def test_hot_path_results_and_feed_errors(device_fetches: bool) -> None:
             s.run(y, {x: bad})
         with pytest.raises(ValueError, match=r"Cannot feed value of shape \(.*\) for Tensor x:0, which has shape \(3,\)"):
             call(bad)
+    with pytest.raises(TypeError, match=r"Callable takes 1 feed value\(s\) \(\['x:0'\]\), got 2"):
+        call(x3, x3)
     mine = jnp.asarray(x3)  # the caller's array fed back: never the session's, also when returned as is
     for out in (s.run(z, {x: mine}), ident(mine)):
         np.testing.assert_array_equal(out, x3)

@@ -58,15 +58,26 @@ def _mulhilo(a: int, b: Any) -> tuple[Any, Any]:
 
 def _philox(c0: Any, c1: Any, c2: Any, c3: Any, k0: Any, k1: Any) -> tuple[Any, Any, Any, Any]:
     """Philox4x32-10 of the counters ``(c0, c1, c2, c3)`` (``uint32`` arrays
-    that broadcast) under the key ``(k0, k1)`` (ints or ``uint32`` scalars)."""
+    that broadcast) under the key ``(k0, k1)`` (ints or ``uint32`` scalars).
+
+    The ten rounds are a ``fori_loop``, not unrolled: XLA:CPU compiles the
+    rolled loop in about half the time (an unrolled ``RandomStandardNormal``
+    was ~1,500 lines of optimised HLO and 0.3-0.5 s to compile, per op) and
+    runs it faster; the values are the same integers.
+    """
     k0, k1 = jnp.asarray(k0 & 0xFFFFFFFF if isinstance(k0, int) else k0, jnp.uint32), jnp.asarray(
         k1 & 0xFFFFFFFF if isinstance(k1, int) else k1, jnp.uint32)
-    for r in range(10):
-        key0, key1 = k0 + _U32((r * _W0) & 0xFFFFFFFF), k1 + _U32((r * _W1) & 0xFFFFFFFF)
+
+    def round_(r: Any, c: tuple[Any, Any, Any, Any]) -> tuple[Any, Any, Any, Any]:
+        c0, c1, c2, c3 = c
+        r = r.astype(jnp.uint32)
+        key0, key1 = k0 + r * _U32(_W0), k1 + r * _U32(_W1)  # the round's key, mod 2**32
         hi0, lo0 = _mulhilo(_M0, c0)
         hi1, lo1 = _mulhilo(_M1, c2)
-        c0, c1, c2, c3 = hi1 ^ c1 ^ key0, lo1, hi0 ^ c3 ^ key1, lo0
-    return c0, c1, c2, c3
+        return hi1 ^ c1 ^ key0, lo1, hi0 ^ c3 ^ key1, lo0
+
+    counters = tuple(x.astype(jnp.uint32) for x in jnp.broadcast_arrays(c0, c1, c2, c3))
+    return lax.fori_loop(0, 10, round_, counters)  # type: ignore[no-any-return]
 
 
 def _add64(a_lo: Any, a_hi: Any, b_lo: Any, b_hi: Any) -> tuple[Any, Any]:

@@ -397,23 +397,14 @@ class Session(BaseSession):
                     plans.move_to_end(key)
                 except KeyError:  # evicted meanwhile by another thread
                     pass
-                if entry.fits(args):
-                    try:  # _call_flat, inlined
-                        out = fn(*args)
-                    except Exception as e:
-                        out = _flat_failed(self, fn, args, e)
-                    if self._device_fetches:  # NumPy feeds: a fresh array, the session's
-                        registry = self._registry
-                        registry.adopt_fresh(out)
-                        if registry.closed:  # a close() raced this call
-                            registry.reject_late()
-                        return out
-                else:
-                    vals = feed_values(entry.feeds, args)
-                    out = _call_flat(self, fn, vals)
-                    if self._device_fetches:
-                        self._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer)
-                        return out
+                vals = args if entry.fits(args) else feed_values(entry.feeds, args)
+                try:  # _call_flat, inlined
+                    out = fn(*vals)
+                except Exception as e:
+                    out = _flat_failed(self, fn, vals, e)
+                if self._device_fetches:  # one fresh array: the registry's inlined case
+                    self._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer)
+                    return out
                 if self._multiprocess:
                     out = self._gather((out,))[0]
                 if type(out) is bytes:  # a string scalar: already a host value
@@ -886,36 +877,8 @@ class Session(BaseSession):
         if direct_one is not None and single and not gather:
             # A stateless plan's flat jitted function: nothing there changes
             # state or bookkeeping that a signal could split, so the call is
-            # not deferred (see run). Two variants, so that neither tests the
-            # fetch mode per call.
-            if device:
-                adopt_fresh = registry.adopt_fresh
-
-                def device_runner(*args: Any, **kwargs: Any) -> Any:
-                    if session._closed:
-                        raise _closed_error()
-                    if len(args) != n:
-                        raise _arity_error(feeds, args)
-                    safe_point()
-                    if session._drop_variants:
-                        session._free_variants()
-                    if fits(args):  # NumPy feeds: the result is a fresh array, the session's
-                        try:  # _call_flat, inlined
-                            out = direct_one(*args)
-                        except Exception as e:
-                            out = _flat_failed(session, direct_one, args, e)
-                        adopt_fresh(out)
-                        if registry.closed:  # a close() raced this call
-                            registry.reject_late()
-                        return out
-                    vals = feed_values(fed, args)
-                    out = _call_flat(session, direct_one, vals)
-                    registry.adopt_outputs(out, vals, by_buffer=by_buffer)
-                    return out
-
-                return device_runner
-
-            def host_runner(*args: Any, **kwargs: Any) -> Any:
+            # not deferred (see run).
+            def direct_runner(*args: Any, **kwargs: Any) -> Any:
                 if session._closed:
                     raise _closed_error()
                 if len(args) != n:
@@ -928,12 +891,15 @@ class Session(BaseSession):
                     out = direct_one(*vals)
                 except Exception as e:
                     out = _flat_failed(session, direct_one, vals, e)
+                if device:  # one fresh array: the registry's inlined case
+                    registry.adopt_outputs(out, vals, by_buffer=by_buffer)
+                    return out
                 if type(out) is bytes:  # a string scalar: already a host value
                     return out
                 a = np.array(out)  # the host copy, as host_value
                 return a if a.ndim else a[()]
 
-            return host_runner
+            return direct_runner
 
         def runner(*args: Any, **kwargs: Any) -> Any:
             if session._closed:

@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
@@ -408,11 +408,6 @@ class OwnershipRegistry:
         self.strategy = strategy
         self._lock = threading.Lock()
         self._pending: list[Any] = []  # adopted, not yet entered (strong refs)
-        # Adopts one array a jitted call just created from host (NumPy) inputs,
-        # so it cannot be, or share a buffer with, an input: the adoption rule
-        # holds without a check. One C-level call: the hot path of a
-        # device-fetch ``make_callable``. The caller then checks ``closed``.
-        self.adopt_fresh: Callable[[Any], None] = self._pending.append
         self._owned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); swept
         self._pinned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); not swept
         self._live_bytes = 0
@@ -464,10 +459,8 @@ class OwnershipRegistry:
     # -- adopting -----------------------------------------------------------
 
     def adopt_outputs(self, outputs: Any, inputs: Any = (), *, by_buffer: bool = True) -> None:
-        """The adoption entry point: takes ownership of the leaves of
+        """The one adoption entry point: takes ownership of the leaves of
         ``outputs`` that :func:`adoptable` allows given ``inputs`` (idempotent).
-        Its one shortcut is :attr:`adopt_fresh`, for one array a jitted call
-        made from host inputs only, where the rule holds without a check.
 
         Every producer calls it: ``session.jit`` (inputs: the call's
         arguments), eager ops, ``Session.run`` (inputs: feeds and state read),

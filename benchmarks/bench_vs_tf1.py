@@ -129,6 +129,7 @@ PROGRAMS: dict[str, tuple[str, tuple[int, ...], int]] = {
     "lstm": (LSTM_SRC, (16, 8), 64),
 }
 N_BATCHES = 16
+SETTLE_S = 0.05  # pause before each steady-state block (see steady_state)
 
 
 def batches(name: str) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -290,9 +291,16 @@ def steady_state(
     rates: dict[str, list[float]] = {k: [] for k in kinds}
     cpu: dict[str, list[float]] = {k: [] for k in kinds}
     for r in range(repeats):
-        order = kinds if r % 2 == 0 else kinds[::-1]
+        # Every candidate follows every other equally often (rotate, and
+        # reverse every other round), and each block starts after a short
+        # pause: TF's inter-op threads spin for a while after a step, and
+        # would otherwise bill their spinning to whichever block runs next.
+        order = kinds[r % len(kinds):] + kinds[: r % len(kinds)]
+        if (r // len(kinds)) % 2:
+            order = order[::-1]
         for k in order:
             t = trainers[k]
+            time.sleep(SETTLE_S)
             t0 = time.perf_counter()
             c0 = time.process_time()
             for i in range(steps):

@@ -352,6 +352,17 @@ def check_unique(feeds: Sequence[Tensor]) -> None:
             seen.add(t)
 
 
+def feeds_fit_spec(feeds: Sequence[Tensor]) -> tuple[tuple[np.dtype[Any], tuple[int, ...]], ...] | None:
+    """What :func:`feeds_fit` checks, as data for the C hot path
+    (``jaxsess._hot``): ``(dtype, shape)`` per feed when every fed tensor's
+    shape is fully known (a fitting value is a ``numpy.ndarray`` of exactly
+    that dtype object and shape), else ``None`` (the predicate decides)."""
+    dims = tuple(t._shape._dims for t in feeds)
+    if not all(d is not None and None not in d for d in dims):
+        return None
+    return tuple((t._dtype._np, tuple(d)) for t, d in zip(feeds, dims, strict=True))  # type: ignore[arg-type]
+
+
 def feeds_fit(feeds: Sequence[Tensor]) -> Callable[[Sequence[Any]], bool]:
     """A predicate over the values fed to ``feeds`` (in that order): whether
     each is a ``numpy.ndarray`` of its tensor's dtype whose shape fits the

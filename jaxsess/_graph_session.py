@@ -12,6 +12,7 @@ session). Nothing on a cache hit walks the graph.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import threading
@@ -19,7 +20,7 @@ import warnings
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar, cast
 
 import jax
 import jax.numpy as jnp
@@ -35,12 +36,13 @@ from jaxsess._fetch import (
     feed_value,
     feed_values,
     feeds_fit,
+    feeds_fit_spec,
     host_value,
     sparse_callable,
     split_leaves,
     to_host,
 )
-from jaxsess._resources import ResourceCleanupStrategy, jit_returns_input_buffers
+from jaxsess._resources import ResourceCleanupStrategy, _concrete_types, jit_returns_input_buffers
 from jaxsess._session import BaseSession, _closed_error
 from jaxsess.graph._device import log_placement
 from jaxsess.graph._graph import Graph, Operation, Tensor, get_default_graph
@@ -64,6 +66,28 @@ RECOMPILE_WARN_AFTER = 5
 # which costs less than the compile saves below this many written elements.
 INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS = 4 * 1024 * 1024
 _FAST_COMPILE = {"xla_backend_optimization_level": 0}
+
+# The C hot path (jaxsess/_hot.c): cache hits of Session.run and the calls of
+# make_callable's stateless callables, doing what their Python hot paths do.
+# Optional: without a C compiler at install time (or with
+# JAXSESS_C_HOT_PATH=0) the Python hot paths run.
+try:
+    from jaxsess import _hot as _c_hot
+except ImportError:  # pragma: no cover - built without a C compiler
+    _c_hot = None  # type: ignore[assignment]
+if os.environ.get("JAXSESS_C_HOT_PATH", "1").strip().lower() in ("0", "false", "no", "off"):
+    _c_hot = None  # type: ignore[assignment]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _c_hot_path(method: _F) -> _F:
+    """``method`` (``Session.run``) with its cache hits run by ``jaxsess._hot``
+    when it is built; the Python method stays its ``__wrapped__`` and runs
+    every other call."""
+    if _c_hot is None:
+        return method
+    return cast(_F, functools.update_wrapper(_c_hot.HotRun(method), method))
 
 
 def _in_x64(invoke: Callable[[list[Any]], tuple[Any, ...]]) -> Callable[[list[Any]], tuple[Any, ...]]:
@@ -134,6 +158,8 @@ class _Entry(NamedTuple):
     direct: Any
     direct_one: Any
     by_buffer: bool  # whether adopting its device results compares buffers (see Session._adopt)
+    # feeds_fit as data, for the C hot path: (dtype, shape) per feed, or None
+    fit_spec: tuple[tuple[np.dtype[Any], tuple[int, ...]], ...] | None
 
     @classmethod
     def of(cls, plan: Plan, positions: list[Any] | None, invoke: Callable[[list[Any]], tuple[Any, ...]],
@@ -143,7 +169,7 @@ class _Entry(NamedTuple):
         one = getattr(invoke, "single", False)
         return cls(
             plan, positions, invoke, tuple(feeds), feeds_fit(feeds), None if one else jitted,
-            jitted if one else None, plan.parts is not None or jit_returns_input_buffers(),
+            jitted if one else None, plan.parts is not None or jit_returns_input_buffers(), feeds_fit_spec(feeds),
         )
 
     def feed_values(self, values: Sequence[Any]) -> Sequence[Any]:
@@ -158,6 +184,21 @@ def _clear_caches(entry: _Entry) -> None:
     for fn in (plan.fn, plan.jitted, getattr(entry.invoke, "jitted", None)):
         with contextlib.suppress(Exception):
             fn.clear_cache()  # type: ignore[union-attr]
+
+
+if _c_hot is not None:
+    _c_hot.configure(
+        np_array=np.array,
+        ndarray=np.ndarray,
+        tensor=Tensor,
+        host_data=_HOST_GRAPHS.data,  # type: ignore[attr-defined]
+        concrete=_concrete_types,
+        flat_failed=_flat_failed,
+        i_fits=_Entry._fields.index("fits"),
+        i_spec=_Entry._fields.index("fit_spec"),
+        i_direct_one=_Entry._fields.index("direct_one"),
+        i_by_buffer=_Entry._fields.index("by_buffer"),
+    )
 
 
 class Session(BaseSession):
@@ -332,6 +373,7 @@ class Session(BaseSession):
 
     # -- run ----------------------------------------------------------------------
 
+    @_c_hot_path
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
         """Runs the ops and evaluates the tensors in ``fetches``, as ``tf.compat.v1.Session.run``.
 
@@ -863,7 +905,7 @@ class Session(BaseSession):
         feeds = resolve_feeds(graph, feed_list or ())
         key = (tuple(fm.leaves), tuple(feeds))
         entry = self._plans.get(key) or self._lookup(fm.leaves, feeds, key)
-        plan, positions, invoke, fed, fits, direct, direct_one, by_buffer = entry
+        plan, positions, invoke, fed, fits, direct, direct_one, by_buffer, fit_spec = entry
         registry = self._registry
         rebuild = fm.rebuild
         n = len(feeds)
@@ -899,6 +941,10 @@ class Session(BaseSession):
                 a = np.array(out)  # the host copy, as host_value
                 return a if a.ndim else a[()]
 
+            if _c_hot is not None:  # the same calls, in C; direct_runner is its __wrapped__
+                return _c_hot.HotCallable(
+                    direct_runner, session, registry, direct_one, fit_spec, fits, n, device, by_buffer
+                )
             return direct_runner
 
         def runner(*args: Any, **kwargs: Any) -> Any:

@@ -8,7 +8,12 @@ callables, errors, the plan cache and parallel runs.
 from __future__ import annotations
 
 import collections
+import functools
 import gc
+import inspect
+import os
+import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -1011,20 +1016,132 @@ def test_host_fetches_free_device_intermediates_at_once(strategy: ResourceCleanu
     assert all(type(k[1]) is np.float32 and type(k[2]) is np.ndarray for k in kept)  # still the caller's
 
 
+def _hot_paths(s: tf.Session, path: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """``(run, make_callable)`` of ``s`` through the C hot path (``jaxsess._hot``,
+    the default when built) or through the Python methods it wraps."""
+    if path == "c":
+        return s.run, s.make_callable
+    run = functools.partial(getattr(tf.Session.run, "__wrapped__", tf.Session.run), s)
+
+    def make_callable(*args: Any, **kwargs: Any) -> Any:
+        f = s.make_callable(*args, **kwargs)
+        return getattr(f, "__wrapped__", f)
+
+    return run, make_callable
+
+
+def test_c_hot_path_is_built() -> None:
+    """The C extension is built by the install (setup.py) and used, unless
+    JAXSESS_C_HOT_PATH=0; with it off, run and callables are plain Python."""
+    if os.environ.get("JAXSESS_C_HOT_PATH", "1") != "0":
+        assert gs._c_hot is not None, "jaxsess._hot is not built: pip install -e . needs a C compiler"
+        assert type(tf.Session.run).__name__ == "HotRun" and tf.Session.run.__wrapped__.__name__ == "run"
+    code = (
+        "import jaxsess as tf, numpy as np\n"
+        "g = tf.Graph()\n"
+        "with g.as_default():\n"
+        "    x = tf.placeholder(tf.float32, [2]); y = x + 1.0\n"
+        "s = tf.Session(graph=g)\n"
+        "f = s.make_callable(y, [x]); f(np.zeros(2, np.float32))\n"
+        "print(type(tf.Session.run).__name__, type(f).__name__, s.run(y, {x: np.ones(2, np.float32)}).tolist())\n"
+    )
+    env = {**os.environ, "JAXSESS_C_HOT_PATH": "0", "JAX_PLATFORMS": "cpu"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["function", "function", "[2.0,", "2.0]"]
+
+
+def test_c_hot_path_method_protocol() -> None:
+    """Session.run stays a method: bound per instance, inherited by
+    InteractiveSession, inspectable (signature, docstring), keyword calls."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        y = x * 3.0
+    with tf.Session(graph=g) as s:
+        assert s.run.__self__ is s and "as ``tf.compat.v1.Session.run``" in (tf.Session.run.__doc__ or "")
+        assert list(inspect.signature(s.run).parameters) == ["fetches", "feed_dict", "options", "run_metadata"]
+        assert s.run(fetches=y, feed_dict={x: 2.0}) == 6.0
+        assert s.run(y, {x: np.float32(1.0)}, None, None) == 3.0
+        one = s.run(y, {x: np.array(2.0, np.float32)})
+        assert type(one) is np.float32 and one == 6.0  # 0-d: a NumPy scalar, on both paths
+    with g.as_default():
+        isess = tf.InteractiveSession()
+        try:
+            assert isess.run(y, {x: np.array(1.0, np.float32)}) == 3.0
+        finally:
+            isess.close()
+
+
+@pytest.mark.skipif(gs._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+def test_c_hot_callable_errors_and_adoption() -> None:
+    """The C callable's call of the jitted function: its errors go through
+    the session's translation (device out-of-memory -> ResourceExhaustedError,
+    others as raised, KeyboardInterrupt untouched); a device result is
+    adopted unless it is a feed handed back; other calls take the Python
+    callable it wraps."""
+    assert gs._c_hot is not None
+    g = tf.Graph()
+    with g.as_default():
+        tf.placeholder(tf.float32, [2], name="x")
+    x2 = np.ones(2, np.float32)
+    spec = ((np.dtype(np.float32), (2,)),)
+    slow_calls: list[tuple[Any, ...]] = []
+
+    def slow(*args: Any, **kwargs: Any) -> str:
+        slow_calls.append((*args, *kwargs.values()))
+        return "python"
+
+    def hot(fn: Callable[..., Any], device: bool = False) -> Any:
+        return gs._c_hot.HotCallable(slow, sess, sess._registry, fn, spec, lambda v: False, 1, device, False)
+
+    def raising(err: BaseException) -> Callable[..., Any]:
+        def fn(*args: Any) -> Any:
+            raise err
+
+        return fn
+
+    with tf.Session(graph=g, device_fetches=True, cleanup="ON_SESSION_CLOSE") as sess:
+        with pytest.raises(errors.ResourceExhaustedError, match="Device out of memory: RESOURCE_EXHAUSTED: boom"):
+            hot(raising(RuntimeError("RESOURCE_EXHAUSTED: boom")))(x2)
+        with pytest.raises(RuntimeError, match="^plain$"):
+            hot(raising(RuntimeError("plain")))(x2)
+        with pytest.raises(KeyboardInterrupt):
+            hot(raising(KeyboardInterrupt()))(x2)
+        # not the common case: the Python callable runs, with the arguments as given
+        assert hot(lambda v: v)(x2.astype(np.float64)) == "python"
+        assert hot(lambda v: v)(x2, x2) == "python"
+        assert hot(lambda v: v)(v=x2) == "python"
+        assert len(slow_calls) == 3
+        fresh = jnp.zeros(2)
+        out = hot(lambda v: fresh, device=True)(x2)
+        assert out is fresh and sess.owns(fresh)
+        mine = jnp.ones(2)
+        spec_any = gs._c_hot.HotCallable(slow, sess, sess._registry, lambda v: v, None, lambda v: True, 1, True, False)
+        assert spec_any(mine) is mine and not sess.owns(mine)  # a feed handed back stays the caller's
+        assert hot(lambda v: np.float32(1.5))(x2) == np.float32(1.5)
+    assert fresh.is_deleted() and not mine.is_deleted()
+    assert hot(lambda v: v)(x2) == "python"  # closed: the Python callable raises the closed-session error
+
+
+@pytest.mark.parametrize("path", ["c", "python"])
 @pytest.mark.parametrize("device_fetches", [False, True])
-def test_hot_path_results_and_feed_errors(device_fetches: bool) -> None:
-    """A cache hit of a stateless plan (run's and make_callable's hot path):
-    NumPy feeds that fit give the value (a device result is the session's,
-    deleted at close); a fed array of another shape raises the plan's
-    ValueError; a jax.Array feed is never adopted; a list is converted."""
+def test_hot_path_results_and_feed_errors(device_fetches: bool, path: str) -> None:
+    """A cache hit of a stateless plan (run's and make_callable's hot path,
+    in C and in Python): NumPy feeds that fit give the value (a device
+    result is the session's, deleted at close); a fed array of another
+    shape raises the plan's ValueError; a jax.Array feed is never adopted;
+    a list is converted."""
     g = tf.Graph()
     with g.as_default():
         x = tf.placeholder(tf.float32, [3], name="x")
         y = x * 2.0
         z = tf.identity(x)
     x3 = np.array([1.0, 2.0, 3.0], np.float32)
-    s = tf.Session(graph=g, device_fetches=device_fetches, cleanup="ON_SESSION_CLOSE")
-    call, ident = s.make_callable(y, [x]), s.make_callable(z, [x])
+    sess = tf.Session(graph=g, device_fetches=device_fetches, cleanup="ON_SESSION_CLOSE")
+    run, make_callable = _hot_paths(sess, path)
+    s = collections.namedtuple("S", "run owns close")(run, sess.owns, sess.close)
+    call, ident = make_callable(y, [x]), make_callable(z, [x])
     s.run(y, {x: x3})
     s.run(z, {x: x3})  # compiled: the next calls take the hot path
     outs = [s.run(y, {x: x3}), call(x3), s.run(y, {x: [1, 2, 3]}), call([1, 2, 3])]

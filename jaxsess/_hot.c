@@ -1,0 +1,700 @@
+/*
+ * jaxsess._hot: the cache-hit path of Session.run and of make_callable's
+ * stateless callables, in C.
+ *
+ * What it does is exactly what the Python hot paths in _graph_session.py do
+ * (Session.run's first branch, make_callable's direct_runner); those stay the
+ * reference and the fallback. A call takes this path only when it is the
+ * common case, decided before anything changes:
+ *
+ *   - one Tensor fetched of a stateless plan that is already compiled (its
+ *     flat jitted function, the cache entry's direct_one);
+ *   - feeds given as a plain dict (run) or positionally (callable) whose
+ *     values are numpy.ndarrays of the fed tensors' dtypes and fully known
+ *     shapes (the entry's fit_spec), or that the entry's fits predicate
+ *     accepts;
+ *   - an open session with no pending plan-cache drops, no host graphs
+ *     (strings, tf.data), not multi-process.
+ *
+ * Anything else calls the Python function it wraps, unchanged. On the path
+ * it runs the registry's safe point, moves the plan to the LRU end, calls the
+ * jitted function (its errors go to _flat_failed, as in Python), and returns
+ * np.array of the result (a NumPy scalar for 0-d), or, with device fetches,
+ * the jax.Array adopted by the registry (adopt_outputs' inlined case).
+ *
+ * Why C: at about 20 us per call on a 2-core machine, the Python frames,
+ * attribute loads and tuple building of those hot paths cost 5-7 us, which
+ * is the whole of the gap to raw jax.jit that issue 15's targets leave.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <structmember.h>
+
+/* Set by configure(); the hot paths fall back to Python until then. */
+static PyObject *g_np_array;    /* numpy.array */
+static PyObject *g_ndarray;     /* numpy.ndarray */
+static PyObject *g_tensor;      /* jaxsess Tensor */
+static PyObject *g_host_data;   /* HOST_GRAPHS.data (a set): non-empty -> Python */
+static PyObject *g_concrete;    /* the registry's set of concrete jax.Array types */
+static PyObject *g_flat_failed; /* _flat_failed(session, fn, vals, err) */
+static Py_ssize_t g_i_fits, g_i_spec, g_i_direct_one, g_i_by_buffer, g_i_max;
+static int g_configured;
+
+static PyObject *s_closed, *s_drop_variants, *s_multiprocess, *s_plans, *s_registry, *s_device_fetches;
+static PyObject *s_safe_point, *s_move_to_end, *s_pending, *s_reject_late, *s_adopt_outputs;
+static PyObject *s_dtype, *s_shape, *s_ndim, *s_by_buffer;
+static PyObject *g_empty_tuple;
+
+/* -1: error; else whether getattr(obj, name) is true. */
+static int
+attr_true(PyObject *obj, PyObject *name)
+{
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (v == NULL)
+        return -1;
+    int r = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* Whether vals fit the plan with no conversion: 1 yes, 0 no, -1 error.
+ * spec: a tuple of (dtype, shape) per feed, or None (then fits(vals)). */
+static int
+feeds_fit(PyObject *spec, PyObject *fits, PyObject *const *vals, Py_ssize_t n)
+{
+    if (spec == Py_None) {
+        PyObject *t = PyTuple_New(n);
+        if (t == NULL)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_INCREF(vals[i]);
+            PyTuple_SET_ITEM(t, i, vals[i]);
+        }
+        PyObject *r = PyObject_CallOneArg(fits, t);
+        Py_DECREF(t);
+        if (r == NULL)
+            return -1;
+        int ok = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        return ok;
+    }
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != n)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = vals[i];
+        if ((PyObject *)Py_TYPE(v) != g_ndarray)
+            return 0;
+        PyObject *want = PyTuple_GET_ITEM(spec, i);
+        PyObject *dtype = PyObject_GetAttr(v, s_dtype);
+        if (dtype == NULL)
+            return -1;
+        int same = dtype == PyTuple_GET_ITEM(want, 0);
+        Py_DECREF(dtype);
+        if (!same)
+            return 0;
+        PyObject *shape = PyObject_GetAttr(v, s_shape);
+        if (shape == NULL)
+            return -1;
+        int eq = PyObject_RichCompareBool(shape, PyTuple_GET_ITEM(want, 1), Py_EQ);
+        Py_DECREF(shape);
+        if (eq != 1)
+            return eq;
+    }
+    return 1;
+}
+
+static PyObject *
+as_tuple(PyObject *const *vals, Py_ssize_t n)
+{
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_INCREF(vals[i]);
+        PyTuple_SET_ITEM(t, i, vals[i]);
+    }
+    return t;
+}
+
+/* fn(*vals) and what follows it (the registry's safe point has run):
+ * the device result adopted, or its host copy. */
+static PyObject *
+call_and_finish(PyObject *session, PyObject *registry, PyObject *fn, PyObject *const *vals, Py_ssize_t n,
+                int device, int by_buffer)
+{
+    PyObject *out = PyObject_Vectorcall(fn, vals, (size_t)n, NULL);
+    if (out == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_Exception))
+            return NULL; /* KeyboardInterrupt and friends: raised where they land */
+#if PY_VERSION_HEX >= 0x030C0000
+        PyObject *err = PyErr_GetRaisedException();
+#else
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (tb != NULL && value != NULL)
+            PyException_SetTraceback(value, tb);
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        PyObject *err = value;
+#endif
+        if (err == NULL)
+            return NULL;
+        PyObject *t = as_tuple(vals, n);
+        if (t == NULL) {
+            Py_DECREF(err);
+            return NULL;
+        }
+        out = PyObject_CallFunctionObjArgs(g_flat_failed, session, fn, t, err, NULL);
+        Py_DECREF(t);
+        Py_DECREF(err);
+        if (out == NULL)
+            return NULL;
+    }
+    if (device) {
+        int concrete = by_buffer ? 0 : PySet_Contains(g_concrete, (PyObject *)Py_TYPE(out));
+        if (concrete < 0)
+            goto fail;
+        if (concrete) { /* adopt_outputs' inlined case: one fresh array */
+            for (Py_ssize_t i = 0; i < n; i++)
+                if (vals[i] == out)
+                    return out;
+            PyObject *pending = PyObject_GetAttr(registry, s_pending);
+            if (pending == NULL)
+                goto fail;
+            int rc = PyList_Check(pending) ? PyList_Append(pending, out) : -1;
+            Py_DECREF(pending);
+            if (rc < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "jaxsess._hot: the registry's pending list is not a list");
+                goto fail;
+            }
+            int closed = attr_true(registry, s_closed);
+            if (closed < 0)
+                goto fail;
+            if (closed) { /* raced close(): reject_late deletes it and raises */
+                PyObject *r = PyObject_CallMethodNoArgs(registry, s_reject_late);
+                Py_XDECREF(r);
+                goto fail;
+            }
+            return out;
+        }
+        PyObject *t = as_tuple(vals, n);
+        if (t == NULL)
+            goto fail;
+        PyObject *adopt = PyObject_GetAttr(registry, s_adopt_outputs);
+        if (adopt == NULL) {
+            Py_DECREF(t);
+            goto fail;
+        }
+        PyObject *args[3] = {out, t, by_buffer ? Py_True : Py_False};
+        PyObject *kw = PyTuple_Pack(1, s_by_buffer);
+        PyObject *r = kw == NULL ? NULL : PyObject_Vectorcall(adopt, args, 2, kw);
+        Py_XDECREF(kw);
+        Py_DECREF(adopt);
+        Py_DECREF(t);
+        if (r == NULL)
+            goto fail;
+        Py_DECREF(r);
+        return out;
+    }
+    if (PyBytes_CheckExact(out)) /* a string scalar: already a host value */
+        return out;
+    PyObject *a = PyObject_CallOneArg(g_np_array, out);
+    Py_DECREF(out);
+    if (a == NULL)
+        return NULL;
+    PyObject *ndim = PyObject_GetAttr(a, s_ndim);
+    if (ndim == NULL) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    int nonzero = PyObject_IsTrue(ndim);
+    Py_DECREF(ndim);
+    if (nonzero < 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    if (nonzero)
+        return a;
+    PyObject *scalar = PyObject_GetItem(a, g_empty_tuple);
+    Py_DECREF(a);
+    return scalar;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static int
+call_safe_point(PyObject *registry)
+{
+    PyObject *r = PyObject_CallMethodNoArgs(registry, s_safe_point);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+/* Session.run(fetches, feed_dict) on a cache hit. Returns 0 when the call is
+ * not the common case (nothing done: the caller runs the Python method), 1
+ * when done (*result: the value, or NULL with an exception set). */
+static int
+hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
+{
+    int r, fit;
+    PyObject *keys = NULL, *vals = NULL, *key = NULL, *plans = NULL, *entry = NULL, *registry = NULL;
+    *result = NULL;
+    if ((PyObject *)Py_TYPE(fetches) != g_tensor || PySet_GET_SIZE(g_host_data) != 0)
+        return 0;
+    if (feed != Py_None && !PyDict_CheckExact(feed))
+        return 0;
+    if ((r = attr_true(session, s_closed)) != 0 || (r = attr_true(session, s_drop_variants)) != 0
+        || (r = attr_true(session, s_multiprocess)) != 0)
+        goto out_r;
+    Py_ssize_t n = feed == Py_None ? 0 : PyDict_GET_SIZE(feed);
+    keys = PyTuple_New(n);
+    vals = PyTuple_New(n);
+    if (keys == NULL || vals == NULL)
+        goto error;
+    if (n) {
+        Py_ssize_t pos = 0, i = 0;
+        PyObject *k, *v;
+        while (i < n && PyDict_Next(feed, &pos, &k, &v)) {
+            Py_INCREF(k);
+            Py_INCREF(v);
+            PyTuple_SET_ITEM(keys, i, k);
+            PyTuple_SET_ITEM(vals, i, v);
+            i++;
+        }
+        if (i != n)
+            goto miss;
+    }
+    PyObject *fetch1 = PyTuple_Pack(1, fetches);
+    if (fetch1 == NULL)
+        goto error;
+    key = PyTuple_Pack(2, fetch1, keys);
+    Py_DECREF(fetch1);
+    if (key == NULL)
+        goto error;
+    plans = PyObject_GetAttr(session, s_plans);
+    if (plans == NULL)
+        goto error;
+    if (!PyDict_Check(plans))
+        goto miss;
+    entry = PyDict_GetItemWithError(plans, key);
+    if (entry == NULL) {
+        if (PyErr_Occurred())
+            goto error;
+        goto miss;
+    }
+    Py_INCREF(entry); /* another thread may evict it while Python code runs */
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) <= g_i_max)
+        goto miss;
+    PyObject *fn = PyTuple_GET_ITEM(entry, g_i_direct_one);
+    if (fn == Py_None)
+        goto miss;
+    PyObject *const *items = ((PyTupleObject *)vals)->ob_item;
+    fit = feeds_fit(PyTuple_GET_ITEM(entry, g_i_spec), PyTuple_GET_ITEM(entry, g_i_fits), items, n);
+    if (fit < 0)
+        goto error;
+    if (!fit)
+        goto miss; /* conversions and checks: the Python path */
+    registry = PyObject_GetAttr(session, s_registry);
+    if (registry == NULL || call_safe_point(registry) < 0)
+        goto error;
+    PyObject *moved = PyObject_CallMethodOneArg(plans, s_move_to_end, key);
+    if (moved == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_KeyError)) /* KeyError: evicted meanwhile by another thread */
+            goto error;
+        PyErr_Clear();
+    }
+    Py_XDECREF(moved);
+    int device = attr_true(session, s_device_fetches);
+    int by_buffer = PyObject_IsTrue(PyTuple_GET_ITEM(entry, g_i_by_buffer));
+    if (device < 0 || by_buffer < 0)
+        goto error;
+    Py_INCREF(fn);
+    *result = call_and_finish(session, registry, fn, items, n, device, by_buffer);
+    Py_DECREF(fn);
+    r = 1;
+    goto out;
+miss:
+    r = 0;
+    goto out;
+error:
+    r = 1;
+    goto out;
+out_r:
+    if (r > 0)
+        r = 0; /* the Python path raises the closed-session error, drops variants, gathers */
+    else
+        r = 1; /* an attribute error: report it */
+out:
+    Py_XDECREF(keys);
+    Py_XDECREF(vals);
+    Py_XDECREF(key);
+    Py_XDECREF(plans);
+    Py_XDECREF(entry);
+    Py_XDECREF(registry);
+    return r;
+}
+
+/* -- HotRun: Session.run as a method descriptor -------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *slow; /* the Python function: self.run(...) when this is not the common case */
+    PyObject *dict;
+    vectorcallfunc vectorcall;
+} HotRun;
+
+static PyObject *
+hotrun_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    HotRun *self = (HotRun *)op;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (g_configured && kwnames == NULL && (nargs == 2 || nargs == 3)) {
+        PyObject *result;
+        if (hot_run(args[0], args[1], nargs == 3 ? args[2] : Py_None, &result))
+            return result;
+    }
+    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static PyObject *
+hotrun_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *slow;
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "HotRun takes no keyword arguments");
+        return NULL;
+    }
+    if (!PyArg_UnpackTuple(args, "HotRun", 1, 1, &slow))
+        return NULL;
+    if (!PyCallable_Check(slow)) {
+        PyErr_SetString(PyExc_TypeError, "HotRun: the wrapped function must be callable");
+        return NULL;
+    }
+    HotRun *self = (HotRun *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(slow);
+    self->slow = slow;
+    self->vectorcall = hotrun_vectorcall;
+    return (PyObject *)self;
+}
+
+static PyObject *
+hotrun_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static int
+hotrun_traverse(HotRun *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->slow);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+hotrun_clear(HotRun *self)
+{
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+hotrun_dealloc(HotRun *self)
+{
+    PyObject_GC_UnTrack(self);
+    hotrun_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef hotrun_members[] = {
+    {"__dictoffset__", T_PYSSIZET, offsetof(HotRun, dict), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(HotRun, vectorcall), READONLY, NULL},
+    {NULL},
+};
+
+static PyGetSetDef dict_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL},
+};
+
+static PyTypeObject HotRunType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "jaxsess._hot.HotRun",
+    .tp_doc = "A method whose cache hits run in C; everything else calls the wrapped Python function.",
+    .tp_basicsize = sizeof(HotRun),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_METHOD_DESCRIPTOR | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = hotrun_new,
+    .tp_dealloc = (destructor)hotrun_dealloc,
+    .tp_traverse = (traverseproc)hotrun_traverse,
+    .tp_clear = (inquiry)hotrun_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(HotRun, vectorcall),
+    .tp_descr_get = hotrun_get,
+    .tp_dictoffset = offsetof(HotRun, dict),
+    .tp_members = hotrun_members,
+    .tp_getset = dict_getset,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
+};
+
+/* -- HotCallable: make_callable's stateless one-fetch callable ------------------------ */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *slow;       /* the Python callable (the reference path) */
+    PyObject *session;
+    PyObject *registry;
+    PyObject *fn;         /* the flat jitted function */
+    PyObject *spec;       /* fit_spec or None */
+    PyObject *fits;       /* the fits predicate */
+    PyObject *dict;
+    Py_ssize_t n;
+    int device;
+    int by_buffer;
+    vectorcallfunc vectorcall;
+} HotCallable;
+
+static PyObject *
+hotcallable_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    HotCallable *self = (HotCallable *)op;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (g_configured && kwnames == NULL && nargs == self->n) {
+        int r = attr_true(self->session, s_closed);
+        if (r == 0)
+            r = attr_true(self->session, s_drop_variants);
+        if (r < 0)
+            return NULL;
+        if (r == 0) {
+            int fit = feeds_fit(self->spec, self->fits, args, nargs);
+            if (fit < 0)
+                return NULL;
+            if (fit) {
+                if (call_safe_point(self->registry) < 0)
+                    return NULL;
+                return call_and_finish(self->session, self->registry, self->fn, args, nargs, self->device,
+                                       self->by_buffer);
+            }
+        }
+    }
+    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static PyObject *
+hotcallable_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *slow, *session, *registry, *fn, *spec, *fits;
+    Py_ssize_t n;
+    int device, by_buffer;
+    static char *kwlist[] = {"slow", "session", "registry", "fn", "spec", "fits", "n", "device", "by_buffer", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOnpp:HotCallable", kwlist, &slow, &session, &registry,
+                                     &fn, &spec, &fits, &n, &device, &by_buffer))
+        return NULL;
+    if (spec != Py_None && !PyTuple_Check(spec)) {
+        PyErr_SetString(PyExc_TypeError, "HotCallable: spec must be a tuple or None");
+        return NULL;
+    }
+    HotCallable *self = (HotCallable *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(slow);
+    self->slow = slow;
+    Py_INCREF(session);
+    self->session = session;
+    Py_INCREF(registry);
+    self->registry = registry;
+    Py_INCREF(fn);
+    self->fn = fn;
+    Py_INCREF(spec);
+    self->spec = spec;
+    Py_INCREF(fits);
+    self->fits = fits;
+    self->n = n;
+    self->device = device;
+    self->by_buffer = by_buffer;
+    self->vectorcall = hotcallable_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+hotcallable_traverse(HotCallable *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->slow);
+    Py_VISIT(self->session);
+    Py_VISIT(self->registry);
+    Py_VISIT(self->fn);
+    Py_VISIT(self->spec);
+    Py_VISIT(self->fits);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+hotcallable_clear(HotCallable *self)
+{
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->session);
+    Py_CLEAR(self->registry);
+    Py_CLEAR(self->fn);
+    Py_CLEAR(self->spec);
+    Py_CLEAR(self->fits);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+hotcallable_dealloc(HotCallable *self)
+{
+    PyObject_GC_UnTrack(self);
+    hotcallable_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef hotcallable_members[] = {
+    {"__wrapped__", T_OBJECT, offsetof(HotCallable, slow), READONLY, "the Python callable (the reference path)"},
+    {"__dictoffset__", T_PYSSIZET, offsetof(HotCallable, dict), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(HotCallable, vectorcall), READONLY, NULL},
+    {NULL},
+};
+
+static PyTypeObject HotCallableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "jaxsess._hot.HotCallable",
+    .tp_doc = "A make_callable function whose common calls run in C; others call the wrapped Python callable.",
+    .tp_basicsize = sizeof(HotCallable),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = hotcallable_new,
+    .tp_dealloc = (destructor)hotcallable_dealloc,
+    .tp_traverse = (traverseproc)hotcallable_traverse,
+    .tp_clear = (inquiry)hotcallable_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(HotCallable, vectorcall),
+    .tp_dictoffset = offsetof(HotCallable, dict),
+    .tp_members = hotcallable_members,
+    .tp_getset = dict_getset,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
+};
+
+/* -- the module ---------------------------------------------------------------------- */
+
+static PyObject *
+configure(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    PyObject *np_array, *ndarray, *tensor, *host_data, *concrete, *flat_failed;
+    Py_ssize_t i_fits, i_spec, i_direct_one, i_by_buffer;
+    static char *kwlist[] = {"np_array", "ndarray", "tensor", "host_data", "concrete", "flat_failed",
+                             "i_fits", "i_spec", "i_direct_one", "i_by_buffer", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOnnnn:configure", kwlist, &np_array, &ndarray, &tensor,
+                                     &host_data, &concrete, &flat_failed, &i_fits, &i_spec, &i_direct_one,
+                                     &i_by_buffer))
+        return NULL;
+    if (!PyType_Check(ndarray) || !PyType_Check(tensor) || !PyAnySet_Check(host_data) || !PyAnySet_Check(concrete)) {
+        PyErr_SetString(PyExc_TypeError, "configure: ndarray and tensor must be types, host_data and concrete sets");
+        return NULL;
+    }
+    if (i_fits < 0 || i_spec < 0 || i_direct_one < 0 || i_by_buffer < 0) {
+        PyErr_SetString(PyExc_ValueError, "configure: negative field index");
+        return NULL;
+    }
+    Py_INCREF(np_array);
+    Py_XSETREF(g_np_array, np_array);
+    Py_INCREF(ndarray);
+    Py_XSETREF(g_ndarray, ndarray);
+    Py_INCREF(tensor);
+    Py_XSETREF(g_tensor, tensor);
+    Py_INCREF(host_data);
+    Py_XSETREF(g_host_data, host_data);
+    Py_INCREF(concrete);
+    Py_XSETREF(g_concrete, concrete);
+    Py_INCREF(flat_failed);
+    Py_XSETREF(g_flat_failed, flat_failed);
+    g_i_fits = i_fits;
+    g_i_spec = i_spec;
+    g_i_direct_one = i_direct_one;
+    g_i_by_buffer = i_by_buffer;
+    g_i_max = i_fits;  /* hot_run checks an entry's size against the largest index */
+    if (i_spec > g_i_max)
+        g_i_max = i_spec;
+    if (i_direct_one > g_i_max)
+        g_i_max = i_direct_one;
+    if (i_by_buffer > g_i_max)
+        g_i_max = i_by_buffer;
+    g_configured = 1;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef hot_methods[] = {
+    {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
+     "configure(*, np_array, ndarray, tensor, host_data, concrete, flat_failed, i_fits, i_spec, i_direct_one, "
+     "i_by_buffer): the objects and cache-entry field indices the hot paths use; until it is called every "
+     "call takes the Python path."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef hot_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "jaxsess._hot",
+    .m_doc = "The cache-hit path of Session.run and make_callable, in C (see _hot.c).",
+    .m_size = -1,
+    .m_methods = hot_methods,
+};
+
+#define INTERN(var, text)                                    \
+    do {                                                     \
+        if ((var = PyUnicode_InternFromString(text)) == NULL) \
+            return NULL;                                     \
+    } while (0)
+
+PyMODINIT_FUNC
+PyInit__hot(void)
+{
+    INTERN(s_closed, "_closed");
+    INTERN(s_drop_variants, "_drop_variants");
+    INTERN(s_multiprocess, "_multiprocess");
+    INTERN(s_plans, "_plans");
+    INTERN(s_registry, "_registry");
+    INTERN(s_device_fetches, "_device_fetches");
+    INTERN(s_safe_point, "safe_point");
+    INTERN(s_move_to_end, "move_to_end");
+    INTERN(s_pending, "_pending");
+    INTERN(s_reject_late, "reject_late");
+    INTERN(s_adopt_outputs, "adopt_outputs");
+    INTERN(s_dtype, "dtype");
+    INTERN(s_shape, "shape");
+    INTERN(s_ndim, "ndim");
+    INTERN(s_by_buffer, "by_buffer");
+    if ((g_empty_tuple = PyTuple_New(0)) == NULL)
+        return NULL;
+    if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&HotCallableType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&hot_module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&HotRunType);
+    if (PyModule_AddObject(m, "HotRun", (PyObject *)&HotRunType) < 0) {
+        Py_DECREF(&HotRunType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&HotCallableType);
+    if (PyModule_AddObject(m, "HotCallable", (PyObject *)&HotCallableType) < 0) {
+        Py_DECREF(&HotCallableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

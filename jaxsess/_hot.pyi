@@ -1,0 +1,40 @@
+"""Types of the C extension ``jaxsess._hot`` (see ``_hot.c``)."""
+
+from collections.abc import Callable
+from typing import Any
+
+class HotRun:
+    __wrapped__: Callable[..., Any]
+    def __init__(self, slow: Callable[..., Any], /) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __get__(self, obj: object, objtype: type | None = None) -> Any: ...
+
+class HotCallable:
+    __wrapped__: Callable[..., Any]
+    def __init__(
+        self,
+        slow: Callable[..., Any],
+        session: Any,
+        registry: Any,
+        fn: Callable[..., Any],
+        spec: tuple[Any, ...] | None,
+        fits: Callable[..., bool],
+        n: int,
+        device: bool,
+        by_buffer: bool,
+    ) -> None: ...
+    def __call__(self, *args: Any) -> Any: ...
+
+def configure(
+    *,
+    np_array: Callable[..., Any],
+    ndarray: type,
+    tensor: type,
+    host_data: set[Any],
+    concrete: set[type],
+    flat_failed: Callable[..., Any],
+    i_fits: int,
+    i_spec: int,
+    i_direct_one: int,
+    i_by_buffer: int,
+) -> None: ...

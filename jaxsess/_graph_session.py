@@ -42,6 +42,7 @@ from jaxsess._fetch import (
     split_leaves,
     to_host,
 )
+from jaxsess._native import hot as _c_hot  # the C hot path (jaxsess/_hot.c), or None
 from jaxsess._resources import ResourceCleanupStrategy, _concrete_types, jit_returns_input_buffers
 from jaxsess._session import BaseSession, _closed_error
 from jaxsess.graph._device import log_placement
@@ -66,17 +67,6 @@ RECOMPILE_WARN_AFTER = 5
 # which costs less than the compile saves below this many written elements.
 INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS = 4 * 1024 * 1024
 _FAST_COMPILE = {"xla_backend_optimization_level": 0}
-
-# The C hot path (jaxsess/_hot.c): cache hits of Session.run and the calls of
-# make_callable's stateless callables, doing what their Python hot paths do.
-# Optional: without a C compiler at install time (or with
-# JAXSESS_C_HOT_PATH=0) the Python hot paths run.
-try:
-    from jaxsess import _hot as _c_hot
-except ImportError:  # pragma: no cover - built without a C compiler
-    _c_hot = None  # type: ignore[assignment]
-if os.environ.get("JAXSESS_C_HOT_PATH", "1").strip().lower() in ("0", "false", "no", "off"):
-    _c_hot = None  # type: ignore[assignment]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 

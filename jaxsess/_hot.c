@@ -589,6 +589,426 @@ static PyTypeObject HotCallableType = {
     .tp_setattro = PyObject_GenericSetAttr,
 };
 
+/* -- SafePoint: an ownership registry's safe point ------------------------------------
+ *
+ * OwnershipRegistry.safe_point when this module is built: the strategy's
+ * trigger (IN_BACKGROUND: this many arrays adopted since the last sweep;
+ * ON_SAFE_POINTS: the same, or the last sweep older than its maximum age),
+ * and the sweep's common case in a device-fetch loop — every pending array
+ * unreferenced and nothing else owned: they are counted allocated and freed,
+ * the peak updated, and dropped — exactly as OwnershipRegistry.sweep does it.
+ * Any other case calls the Python safe point (the reference). */
+
+static PyObject *g_nbytes_cache; /* _resources._nbytes_cache: aval -> bytes */
+static PyObject *g_perf_counter; /* time.perf_counter (the clock of _last_sweep) */
+static double g_max_age;         /* _SAFE_POINT_MAX_AGE_S */
+static int g_registry_configured;
+
+static PyObject *s_lock, *s_acquire, *s_release, *s_owned, *s_pressure, *s_sweep_at, *s_sweep_at_idle;
+static PyObject *s_last_sweep, *s_allocated, *s_freed, *s_live_bytes, *s_peak_bytes, *s_aval, *s_pinned;
+static PyObject *s_collect_at;
+
+enum { KIND_BACKGROUND = 1, KIND_SAFE_POINTS = 2 };
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *registry; /* its owner (a cycle through registry.safe_point, collected by the GC) */
+    PyObject *slow;     /* the Python safe point: every case but the common ones */
+    int kind;
+    vectorcallfunc vectorcall;
+} SafePoint;
+
+/* getattr(obj, name) as a C long long; -1 with an error set on failure. */
+static int
+attr_ll(PyObject *obj, PyObject *name, long long *out)
+{
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (v == NULL)
+        return -1;
+    *out = PyLong_AsLongLong(v);
+    Py_DECREF(v);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int
+set_ll(PyObject *obj, PyObject *name, long long value)
+{
+    PyObject *v = PyLong_FromLongLong(value);
+    if (v == NULL)
+        return -1;
+    int r = PyObject_SetAttr(obj, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+typedef struct {
+    PyObject *arr; /* borrowed from the pending list */
+    long long nb;
+} Pending;
+
+/* OwnershipRegistry.sweep(collect=False, donated=False), under the
+ * registry's lock taken without waiting: pending arrays that only the
+ * pending list references are dropped (counted allocated and freed), the
+ * others entered into the owned table; then owned arrays that only their
+ * entry references are freed. 1: done; 0: not done (the lock is busy, the
+ * registry closed, a size not measured yet: nothing changed); -1: error. */
+static int
+sweep_common(PyObject *reg, int kind)
+{
+    int result = 0, got;
+    PyObject *lock = NULL, *owned = NULL, *pinned = NULL, *pending = NULL, *collect_at = NULL, *r;
+    PyObject *dead = NULL, *now = NULL;
+    Pending *batch = NULL;
+    long long live, peak, allocated, freed, idle, dropped_bytes = 0, added = 0, dropped = 0;
+    if ((lock = PyObject_GetAttr(reg, s_lock)) == NULL)
+        return -1;
+    if ((r = PyObject_CallMethodOneArg(lock, s_acquire, Py_False)) == NULL) {
+        Py_DECREF(lock);
+        return -1;
+    }
+    got = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    if (got <= 0) {
+        Py_DECREF(lock);
+        return got; /* busy: the Python safe point waits for it */
+    }
+    int closed = attr_true(reg, s_closed);
+    if (closed != 0) {
+        result = closed < 0 ? -1 : 0;
+        goto done;
+    }
+    if ((owned = PyObject_GetAttr(reg, s_owned)) == NULL || (pinned = PyObject_GetAttr(reg, s_pinned)) == NULL
+        || (pending = PyObject_GetAttr(reg, s_pending)) == NULL
+        || (collect_at = PyObject_GetAttr(reg, s_collect_at)) == NULL) {
+        result = -1;
+        goto done;
+    }
+    if (!PyDict_CheckExact(owned) || !PyDict_CheckExact(pinned) || !PyList_CheckExact(pending)
+        || (collect_at != Py_None && !PyLong_Check(collect_at)))
+        goto done;
+    Py_ssize_t n = PyList_GET_SIZE(pending);
+    if (n > 0 && (batch = PyMem_Malloc((size_t)n * sizeof(Pending))) == NULL) {
+        PyErr_NoMemory();
+        result = -1;
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) { /* sizes first: nothing changes unless all are known */
+        PyObject *arr = PyList_GET_ITEM(pending, i);
+        PyObject *aval = PyObject_GetAttr(arr, s_aval);
+        if (aval == NULL) {
+            PyErr_Clear();
+            goto done;
+        }
+        PyObject *nb = PyDict_GetItemWithError(g_nbytes_cache, aval);
+        Py_DECREF(aval);
+        if (nb == NULL || !PyLong_CheckExact(nb)) {
+            if (PyErr_Occurred())
+                PyErr_Clear();
+            goto done; /* a size not measured yet: the Python sweep measures it */
+        }
+        batch[i].arr = arr;
+        batch[i].nb = PyLong_AsLongLong(nb);
+    }
+    if (attr_ll(reg, s_live_bytes, &live) < 0 || attr_ll(reg, s_peak_bytes, &peak) < 0
+        || attr_ll(reg, s_allocated, &allocated) < 0 || attr_ll(reg, s_freed, &freed) < 0
+        || attr_ll(reg, s_sweep_at_idle, &idle) < 0 || (now = PyObject_CallNoArgs(g_perf_counter)) == NULL) {
+        result = -1;
+        goto done;
+    }
+    /* From here on the registry changes: errors are reported, the state stays consistent. */
+    result = 1;
+    for (Py_ssize_t i = 0; i < n; i++) { /* _enter_pending(sweeping=True) */
+        PyObject *arr = batch[i].arr;
+        if (Py_REFCNT(arr) == 1) { /* only the pending list: the caller let it go */
+            dropped++;
+            dropped_bytes += batch[i].nb;
+            continue;
+        }
+        PyObject *key = PyLong_FromVoidPtr(arr); /* id(arr) */
+        if (key == NULL) {
+            result = -1;
+            break;
+        }
+        int known = PyDict_Contains(owned, key);
+        if (known == 0)
+            known = PyDict_Contains(pinned, key);
+        if (known == 0) {
+            PyObject *nb = PyLong_FromLongLong(batch[i].nb);
+            PyObject *entry = nb == NULL ? NULL : PyTuple_Pack(2, arr, nb);
+            Py_XDECREF(nb);
+            known = entry == NULL ? -1 : PyDict_SetItem(owned, key, entry);
+            Py_XDECREF(entry);
+            if (known == 0) {
+                live += batch[i].nb;
+                added++;
+            }
+        }
+        Py_DECREF(key);
+        if (known < 0) {
+            result = -1;
+            break;
+        }
+    }
+    if (result < 0)
+        goto done; /* out of memory mid-way: the Python sweep will find the pending arrays again */
+    allocated += added + dropped;
+    freed += dropped;
+    if (live + dropped_bytes > peak) /* they were live until now */
+        peak = live + dropped_bytes;
+    int pressure = 0;
+    if (collect_at != Py_None) {
+        long long limit = PyLong_AsLongLong(collect_at);
+        if (limit == -1 && PyErr_Occurred()) {
+            result = -1;
+            goto done;
+        }
+        pressure = live > limit;
+    }
+    if (n > 0 && PyList_SetSlice(pending, 0, n, NULL) < 0) { /* the last references of the dropped ones */
+        result = -1;
+        goto done;
+    }
+    Py_ssize_t entered = PyDict_GET_SIZE(owned), survivors = entered;
+    if (entered > 0) { /* owned arrays that only their entry references */
+        if ((dead = PyList_New(0)) == NULL) {
+            result = -1;
+            goto done;
+        }
+        Py_ssize_t pos = 0;
+        PyObject *key, *entry;
+        while (PyDict_Next(owned, &pos, &key, &entry)) {
+            if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2
+                && Py_REFCNT(PyTuple_GET_ITEM(entry, 0)) == 1 && Py_REFCNT(entry) == 1
+                && PyList_Append(dead, key) < 0) {
+                result = -1;
+                goto done;
+            }
+        }
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(dead); i++) {
+            key = PyList_GET_ITEM(dead, i);
+            entry = PyDict_GetItemWithError(owned, key);
+            if (entry == NULL) {
+                if (PyErr_Occurred()) {
+                    result = -1;
+                    goto done;
+                }
+                continue;
+            }
+            long long nb = PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 1));
+            if (nb == -1 && PyErr_Occurred()) {
+                result = -1;
+                goto done;
+            }
+            if (PyDict_DelItem(owned, key) < 0) { /* the last reference: its buffer is freed */
+                result = -1;
+                goto done;
+            }
+            live -= nb;
+            freed++;
+        }
+        survivors = PyDict_GET_SIZE(owned);
+    }
+    long long sweep_at;
+    if (entered == 0) { /* nothing owned after entering: as sweep()'s early return */
+        pressure = 0;
+        sweep_at = idle;
+    }
+    else if (kind == KIND_BACKGROUND)
+        sweep_at = survivors > 4 ? survivors : 4;
+    else
+        sweep_at = survivors / 4 > 2 ? survivors / 4 : 2;
+    if (set_ll(reg, s_allocated, allocated) < 0 || set_ll(reg, s_freed, freed) < 0
+        || set_ll(reg, s_live_bytes, live) < 0 || set_ll(reg, s_peak_bytes, peak) < 0
+        || PyObject_SetAttr(reg, s_last_sweep, now) < 0
+        || (pressure && PyObject_SetAttr(reg, s_pressure, Py_True) < 0)
+        || (entered == 0 && PyObject_SetAttr(reg, s_pressure, Py_False) < 0)
+        || set_ll(reg, s_sweep_at, sweep_at) < 0)
+        result = -1;
+done:
+    PyMem_Free(batch);
+    Py_XDECREF(owned);
+    Py_XDECREF(pinned);
+    Py_XDECREF(pending);
+    Py_XDECREF(collect_at);
+    Py_XDECREF(dead);
+    Py_XDECREF(now);
+    {
+#if PY_VERSION_HEX >= 0x030C0000
+        PyObject *exc = PyErr_GetRaisedException(); /* release even while an error is set */
+#else
+        PyObject *exc_type, *exc_value, *exc_tb;
+        PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
+#endif
+        r = PyObject_CallMethodNoArgs(lock, s_release);
+        if (r == NULL) {
+            result = -1;
+#if PY_VERSION_HEX >= 0x030C0000
+            Py_XDECREF(exc);
+#else
+            Py_XDECREF(exc_type);
+            Py_XDECREF(exc_value);
+            Py_XDECREF(exc_tb);
+#endif
+        }
+        else {
+            Py_DECREF(r);
+#if PY_VERSION_HEX >= 0x030C0000
+            if (exc != NULL)
+                PyErr_SetRaisedException(exc);
+#else
+            PyErr_Restore(exc_type, exc_value, exc_tb);
+#endif
+        }
+    }
+    Py_DECREF(lock);
+    return result;
+}
+
+static PyObject *
+safepoint_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    SafePoint *self = (SafePoint *)op;
+    PyObject *reg = self->registry;
+    if (PyVectorcall_NARGS(nargsf) != 0 || kwnames != NULL || !g_registry_configured)
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    int pressure = attr_true(reg, s_pressure);
+    if (pressure < 0)
+        return NULL;
+    if (!pressure) {
+        PyObject *pending = PyObject_GetAttr(reg, s_pending);
+        if (pending == NULL)
+            return NULL;
+        Py_ssize_t n = PyList_Check(pending) ? PyList_GET_SIZE(pending) : -1;
+        Py_DECREF(pending);
+        long long sweep_at;
+        if (n < 0 || attr_ll(reg, s_sweep_at, &sweep_at) < 0) {
+            PyErr_Clear();
+            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        }
+        if (n < sweep_at) { /* not due by count */
+            if (self->kind == KIND_BACKGROUND)
+                Py_RETURN_NONE;
+            PyObject *owned = PyObject_GetAttr(reg, s_owned);
+            if (owned == NULL)
+                return NULL;
+            int has_owned = PyObject_IsTrue(owned);
+            Py_DECREF(owned);
+            if (has_owned < 0)
+                return NULL;
+            if (!has_owned && n == 0)
+                Py_RETURN_NONE; /* nothing to sweep */
+            PyObject *last = PyObject_GetAttr(reg, s_last_sweep);
+            PyObject *now = last == NULL ? NULL : PyObject_CallNoArgs(g_perf_counter);
+            double age = now == NULL ? 0.0 : PyFloat_AsDouble(now) - PyFloat_AsDouble(last);
+            Py_XDECREF(last);
+            Py_XDECREF(now);
+            if (PyErr_Occurred())
+                return NULL;
+            if (age <= g_max_age)
+                Py_RETURN_NONE; /* nor by age */
+        }
+        else {
+            int r = sweep_common(reg, self->kind);
+            if (r < 0)
+                return NULL;
+            if (r)
+                Py_RETURN_NONE;
+        }
+    }
+    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static PyObject *
+safepoint_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *registry, *slow;
+    int kind;
+    static char *kwlist[] = {"registry", "slow", "kind", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOi:SafePoint", kwlist, &registry, &slow, &kind))
+        return NULL;
+    if (kind != KIND_BACKGROUND && kind != KIND_SAFE_POINTS) {
+        PyErr_SetString(PyExc_ValueError, "SafePoint: kind must be 1 (IN_BACKGROUND) or 2 (ON_SAFE_POINTS)");
+        return NULL;
+    }
+    SafePoint *self = (SafePoint *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(registry);
+    self->registry = registry;
+    Py_INCREF(slow);
+    self->slow = slow;
+    self->kind = kind;
+    self->vectorcall = safepoint_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+safepoint_traverse(SafePoint *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->registry);
+    Py_VISIT(self->slow);
+    return 0;
+}
+
+static int
+safepoint_clear(SafePoint *self)
+{
+    Py_CLEAR(self->registry);
+    Py_CLEAR(self->slow);
+    return 0;
+}
+
+static void
+safepoint_dealloc(SafePoint *self)
+{
+    PyObject_GC_UnTrack(self);
+    safepoint_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef safepoint_members[] = {
+    {"__wrapped__", T_OBJECT, offsetof(SafePoint, slow), READONLY, "the Python safe point (the reference path)"},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(SafePoint, vectorcall), READONLY, NULL},
+    {NULL},
+};
+
+static PyTypeObject SafePointType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "jaxsess._hot.SafePoint",
+    .tp_doc = "An ownership registry's safe point: its trigger and the sweep's common case in C.",
+    .tp_basicsize = sizeof(SafePoint),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = safepoint_new,
+    .tp_dealloc = (destructor)safepoint_dealloc,
+    .tp_traverse = (traverseproc)safepoint_traverse,
+    .tp_clear = (inquiry)safepoint_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(SafePoint, vectorcall),
+    .tp_members = safepoint_members,
+};
+
+static PyObject *
+configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    PyObject *nbytes_cache, *perf_counter;
+    double max_age;
+    static char *kwlist[] = {"nbytes_cache", "perf_counter", "max_age", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOd:configure_registry", kwlist, &nbytes_cache, &perf_counter,
+                                     &max_age))
+        return NULL;
+    if (!PyDict_Check(nbytes_cache) || !PyCallable_Check(perf_counter)) {
+        PyErr_SetString(PyExc_TypeError, "configure_registry: nbytes_cache must be a dict, perf_counter callable");
+        return NULL;
+    }
+    Py_INCREF(nbytes_cache);
+    Py_XSETREF(g_nbytes_cache, nbytes_cache);
+    Py_INCREF(perf_counter);
+    Py_XSETREF(g_perf_counter, perf_counter);
+    g_max_age = max_age;
+    g_registry_configured = 1;
+    Py_RETURN_NONE;
+}
+
 /* -- the module ---------------------------------------------------------------------- */
 
 static PyObject *
@@ -642,6 +1062,9 @@ static PyMethodDef hot_methods[] = {
      "configure(*, np_array, ndarray, tensor, host_data, concrete, flat_failed, i_fits, i_spec, i_direct_one, "
      "i_by_buffer): the objects and cache-entry field indices the hot paths use; until it is called every "
      "call takes the Python path."},
+    {"configure_registry", (PyCFunction)(void (*)(void))configure_registry, METH_VARARGS | METH_KEYWORDS,
+     "configure_registry(*, nbytes_cache, perf_counter, max_age): what SafePoint uses; until it is called "
+     "every safe point calls the Python one."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -677,9 +1100,24 @@ PyInit__hot(void)
     INTERN(s_shape, "shape");
     INTERN(s_ndim, "ndim");
     INTERN(s_by_buffer, "by_buffer");
+    INTERN(s_lock, "_lock");
+    INTERN(s_acquire, "acquire");
+    INTERN(s_release, "release");
+    INTERN(s_owned, "_owned");
+    INTERN(s_pressure, "_pressure");
+    INTERN(s_sweep_at, "_sweep_at");
+    INTERN(s_sweep_at_idle, "_sweep_at_idle");
+    INTERN(s_last_sweep, "_last_sweep");
+    INTERN(s_allocated, "_allocated");
+    INTERN(s_freed, "_freed");
+    INTERN(s_live_bytes, "_live_bytes");
+    INTERN(s_peak_bytes, "_peak_bytes");
+    INTERN(s_aval, "aval");
+    INTERN(s_pinned, "_pinned");
+    INTERN(s_collect_at, "_collect_at");
     if ((g_empty_tuple = PyTuple_New(0)) == NULL)
         return NULL;
-    if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&HotCallableType) < 0)
+    if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&HotCallableType) < 0 || PyType_Ready(&SafePointType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&hot_module);
     if (m == NULL)
@@ -693,6 +1131,12 @@ PyInit__hot(void)
     Py_INCREF(&HotCallableType);
     if (PyModule_AddObject(m, "HotCallable", (PyObject *)&HotCallableType) < 0) {
         Py_DECREF(&HotCallableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SafePointType);
+    if (PyModule_AddObject(m, "SafePoint", (PyObject *)&SafePointType) < 0) {
+        Py_DECREF(&SafePointType);
         Py_DECREF(m);
         return NULL;
     }

@@ -45,6 +45,7 @@ import jax.numpy as jnp
 from jax import tree_util
 
 from jaxsess import errors
+from jaxsess._native import hot as _c_hot  # the C safe point (jaxsess/_hot.c), or None
 
 __all__ = [
     "DeviceStats",
@@ -375,6 +376,11 @@ _IDLE_INTERVAL_S = 0.02
 _SAFE_POINT_MAX_AGE_S = 0.01  # ON_SAFE_POINTS: sweep at least this often while calls come
 _MAX_INTERVAL_S = 0.05
 
+if _c_hot is not None:
+    _c_hot.configure_registry(
+        nbytes_cache=_nbytes_cache, perf_counter=time.perf_counter, max_age=_SAFE_POINT_MAX_AGE_S
+    )
+
 
 class OwnershipRegistry:
     """The set of device arrays one session owns, and their deletion.
@@ -442,6 +448,8 @@ class OwnershipRegistry:
         # from the survivors after each sweep), so the cost of sweeping stays
         # amortised O(1) per adopted array.
         self._sweep_at = 1
+        # ... and this many once a sweep left nothing owned.
+        self._sweep_at_idle = 4 if strategy is ResourceCleanupStrategy.IN_BACKGROUND else 2
         self._last_sweep = time.perf_counter()
         self._wake = threading.Event()
         self._stop = False
@@ -455,6 +463,12 @@ class OwnershipRegistry:
             self.safe_point = self._assist_at_safe_point
         elif strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
             self.safe_point = self._sweep_at_safe_point
+        if _c_hot is not None and self.safe_point != self._noop:
+            # The same trigger and the sweep's common case (every pending
+            # array unreferenced, nothing owned) in C; the rest calls the
+            # method above. A device-fetch loop sweeps every few calls.
+            kind = 1 if strategy is ResourceCleanupStrategy.IN_BACKGROUND else 2
+            self.safe_point = _c_hot.SafePoint(self, self.safe_point, kind)
 
     # -- adopting -----------------------------------------------------------
 
@@ -766,7 +780,7 @@ class OwnershipRegistry:
             self._last_sweep = time.perf_counter()
             if not self._owned:
                 self._pressure = False
-                self._sweep_at = 4 if self.strategy is ResourceCleanupStrategy.IN_BACKGROUND else 2
+                self._sweep_at = self._sweep_at_idle
                 return dropped
             entries = list(self._owned.items())
             dead = _unreferenced(entries, _BASELINE)

@@ -615,3 +615,74 @@ def test_wait_closed_times_out_while_open_then_sees_a_finalizer_close(registry: 
     assert registry.wait_closed(30.0) is True
     assert x.is_deleted()
     assert registry.thread is None or not registry.thread.is_alive()
+
+
+# -- the C safe point (jaxsess._hot.SafePoint) against the Python one ----------
+
+_SHAPES = [(3,), (5,), (2, 2)]
+
+
+def _quiet_registry(strategy: ResourceCleanupStrategy, limit: int | None) -> OwnershipRegistry:
+    """A registry of ``strategy`` whose cleaner thread (IN_BACKGROUND) is stopped:
+    only its safe point sweeps."""
+    reg = OwnershipRegistry(strategy, memory_limit_bytes=limit)
+    if reg._thread is not None:
+        reg._stop = True
+        reg._wake.set()
+        reg._thread.join()
+    return reg
+
+
+def _registry_state(reg: OwnershipRegistry) -> tuple[Any, ...]:
+    return (reg._allocated, reg._freed, reg._live_bytes, reg._peak_bytes, len(reg._owned), len(reg._pending),
+            reg._sweep_at, reg._pressure, reg.collections)
+
+
+@pytest.mark.skipif(jaxsess._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+@pytest.mark.parametrize("limit", [None, 40])
+@pytest.mark.parametrize("strategy", [ResourceCleanupStrategy.IN_BACKGROUND, ResourceCleanupStrategy.ON_SAFE_POINTS])
+def test_c_safe_point_matches_python(strategy: ResourceCleanupStrategy, limit: int | None) -> None:
+    """Random adopt / keep / drop / safe-point sequences: a registry whose
+    safe point is the C one and one whose safe point is the Python method it
+    wraps end every step with the same counters, tables, thresholds and
+    pressure, and delete the same arrays (the C sweep is an exact copy of the
+    common case of OwnershipRegistry.sweep)."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    ops = st.lists(
+        st.one_of(
+            st.tuples(st.just("adopt"), st.integers(0, len(_SHAPES) - 1), st.booleans()),
+            st.tuples(st.just("drop"), st.integers(0, 7), st.just(False)),
+            st.tuples(st.just("safe_point"), st.just(0), st.just(False)),
+        ),
+        min_size=1,
+        max_size=40,
+    )
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(ops)
+    def check(steps: list[tuple[str, int, bool]]) -> None:
+        regs = [_quiet_registry(strategy, limit), _quiet_registry(strategy, limit)]
+        assert all(type(reg.safe_point).__name__ == "SafePoint" for reg in regs)
+        points = [regs[0].safe_point, regs[1].safe_point.__wrapped__]  # C, Python
+        kept: list[list[Any]] = [[], []]
+        seen: list[list[Any]] = [[], []]  # weak references to every adopted array
+        for op, arg, keep in steps:
+            for i, reg in enumerate(regs):
+                if op == "adopt":
+                    arr = jnp.zeros(_SHAPES[arg], jnp.float32) + i  # a fresh device array
+                    reg.adopt_outputs(arr)
+                    seen[i].append(weakref.ref(arr))
+                    if keep:
+                        kept[i].append(arr)
+                    del arr
+                elif op == "drop" and kept[i]:
+                    kept[i].pop(arg % len(kept[i]))
+                elif op == "safe_point":
+                    points[i]()
+            assert _registry_state(regs[0]) == _registry_state(regs[1]), (op, steps)
+            assert [r() is None for r in seen[0]] == [r() is None for r in seen[1]]
+        for reg in regs:
+            reg.close()
+
+    check()

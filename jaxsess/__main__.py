@@ -49,6 +49,7 @@ from tqdm import tqdm
 import jaxsess
 from jaxsess import distributed
 from jaxsess._launch import launch
+from jaxsess._native import hot as _c_hot
 from jaxsess._resources import ResourceCleanupStrategy
 from jaxsess.datasets import load_digits
 from jaxsess.graph._device import tf_device_name
@@ -290,6 +291,12 @@ def _info(args: argparse.Namespace) -> int:
     print(f"python  {platform.python_version()} ({sys.executable})")
     print(f"jax     {jax.__version__}, jaxlib {jaxlib.__version__}, numpy {np.__version__}, optax {optax.__version__}")
     print(f"backend {jax.default_backend()}")
+    if _c_hot is not None:
+        print("hot     C (jaxsess._hot: Session.run / make_callable cache hits, safe points)")
+    elif os.environ.get("JAXSESS_C_HOT_PATH", "1").strip().lower() in ("0", "false", "no", "off"):
+        print("hot     Python (JAXSESS_C_HOT_PATH=0)")
+    else:
+        print("hot     Python (jaxsess._hot is not built: reinstall with a C compiler for faster per-call paths)")
     x64 = bool(jax.config.read("jax_enable_x64"))
     print(f"x64     {'enabled' if x64 else 'disabled'} (jax_enable_x64={x64}; float64/int64 compute in "
           f"{'64' if x64 else '32'} bits)")
@@ -305,8 +312,9 @@ def _info(args: argparse.Namespace) -> int:
 def _add_info(sub: Any) -> None:
     p = sub.add_parser(
         "info",
-        help="versions, backend, devices and the x64 setting",
-        description="Versions of jaxsess, Python, JAX and friends; the default backend, its devices "
+        help="versions, backend, hot path, devices and the x64 setting",
+        description="Versions of jaxsess, Python, JAX and friends; the default backend, whether the C hot "
+        "path is built, its devices "
         "(with their TF1 names) and whether jax_enable_x64 is on.",
     )
     p.set_defaults(func=_info)

@@ -90,6 +90,12 @@ def test_info_says_when_x64_is_off() -> None:
     assert re.search(r"^x64 +disabled", proc.stdout, re.M)
 
 
+def test_info_says_which_hot_path_runs() -> None:
+    assert re.search(r"^hot +C \(jaxsess\._hot", run_cli("info").stdout, re.M)
+    off = run_cli("info", env={"JAXSESS_C_HOT_PATH": "0"}).stdout
+    assert re.search(r"^hot +Python \(JAXSESS_C_HOT_PATH=0\)$", off, re.M)
+
+
 def test_a_failing_command_prints_one_line_and_exits_1(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     def broken(args: object) -> int:
         raise ValueError("the digits file is unreadable:\n  truncated")

@@ -3,7 +3,8 @@
 Layers, bottom to top (``DESIGN.md``):
 
 0. ``errors``, ``dtypes``, ``_config``, ``_context``, ``_signals``,
-   ``_resources``, ``_tfproto``, ``distributed``;
+   ``_resources``, ``_tfproto``, ``distributed``, ``_native`` and the C
+   extension it loads, ``_hot`` (built from ``_hot.c``);
 1. ``graph/`` (the graph, its registry, lowering, placement, GraphDef);
 2. the libraries that build graphs: ``ops/``, ``layers``, ``losses``, ``nn``,
    ``train/``, ``data/``, ``summary/``, ``contrib/``, ...;
@@ -34,7 +35,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "jaxsess"
 
-BOTTOM = {"errors", "dtypes", "_config", "_context", "_signals", "_resources", "_tfproto", "distributed"}
+BOTTOM = {"errors", "dtypes", "_config", "_context", "_signals", "_resources", "_tfproto", "distributed", "_native", "_hot"}
 SESSIONS = {"_session", "_fetch", "_graph_session", "_eager", "_host_run", "train._monitored", "train._supervisor", "estimator", "keras", "test"}
 FACES = {"_api", "compat", "_compat", "export", "ipython", "_display", "__main__", "_launch"}
 NO_IMPORTS_IN_FUNCTIONS = ["."]  # the whole package (it was 42 imports inside functions, then 6)
@@ -60,6 +61,12 @@ GRAPH_ORDER = [
 def module_name(path: Path) -> str:
     rel = path.relative_to(PACKAGE.parent).with_suffix("")
     return ".".join(rel.parts)
+
+
+def is_module(name: str) -> bool:
+    """A Python module, or a C extension module (built from its ``.c`` source)."""
+    base = PACKAGE.parent / name.replace(".", "/")
+    return base.with_suffix(".py").exists() or base.with_suffix(".c").exists()
 
 
 def is_package(name: str) -> bool:
@@ -91,7 +98,7 @@ def imported(node: ast.AST) -> list[str]:
         return [a.name for a in node.names if a.name.split(".")[0] == "jaxsess"]
     if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and node.module.split(".")[0] == "jaxsess":
         subs = [f"{node.module}.{a.name}" for a in node.names]
-        mods = [s for s in subs if (PACKAGE.parent / (s.replace(".", "/") + ".py")).exists() or is_package(s)]
+        mods = [s for s in subs if is_module(s) or is_package(s)]
         return mods or [node.module]
     return []
 

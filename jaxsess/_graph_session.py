@@ -43,7 +43,7 @@ from jaxsess._fetch import (
     to_host,
 )
 from jaxsess._native import hot as _c_hot  # the C hot path (jaxsess/_hot.c), or None
-from jaxsess._resources import ResourceCleanupStrategy, _concrete_types, jit_returns_input_buffers
+from jaxsess._resources import ResourceCleanupStrategy, jit_returns_input_buffers
 from jaxsess._session import BaseSession, _closed_error
 from jaxsess.graph._device import log_placement
 from jaxsess.graph._graph import Graph, Operation, Tensor, get_default_graph
@@ -182,7 +182,6 @@ if _c_hot is not None:
         ndarray=np.ndarray,
         tensor=Tensor,
         host_data=_HOST_GRAPHS.data,  # type: ignore[attr-defined]
-        concrete=_concrete_types,
         flat_failed=_flat_failed,
         i_fits=_Entry._fields.index("fits"),
         i_spec=_Entry._fields.index("fit_spec"),

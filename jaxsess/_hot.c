@@ -990,16 +990,19 @@ static PyTypeObject SafePointType = {
 static PyObject *
 configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
 {
-    PyObject *nbytes_cache, *perf_counter;
+    PyObject *nbytes_cache, *perf_counter, *concrete;
     double max_age;
-    static char *kwlist[] = {"nbytes_cache", "perf_counter", "max_age", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOd:configure_registry", kwlist, &nbytes_cache, &perf_counter,
-                                     &max_age))
+    static char *kwlist[] = {"nbytes_cache", "perf_counter", "max_age", "concrete", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOdO:configure_registry", kwlist, &nbytes_cache, &perf_counter,
+                                     &max_age, &concrete))
         return NULL;
-    if (!PyDict_Check(nbytes_cache) || !PyCallable_Check(perf_counter)) {
-        PyErr_SetString(PyExc_TypeError, "configure_registry: nbytes_cache must be a dict, perf_counter callable");
+    if (!PyDict_Check(nbytes_cache) || !PyCallable_Check(perf_counter) || !PyAnySet_Check(concrete)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "configure_registry: nbytes_cache must be a dict, perf_counter callable, concrete a set");
         return NULL;
     }
+    Py_INCREF(concrete);
+    Py_XSETREF(g_concrete, concrete);
     Py_INCREF(nbytes_cache);
     Py_XSETREF(g_nbytes_cache, nbytes_cache);
     Py_INCREF(perf_counter);
@@ -1009,21 +1012,342 @@ configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
     Py_RETURN_NONE;
 }
 
+/* -- SessionJit: the function session.jit returns ------------------------------------
+ *
+ * BaseSession.jit's `call`, for positional calls: the calling thread is
+ * registered in the registry's in-flight list (close() waits for it), the
+ * closed checks, the safe point, the jitted call (an Exception goes through
+ * the session's translation: raise_translated), and the adoption of the
+ * result (adopt_outputs' inlined case for one fresh array, else
+ * adopt_outputs itself). A call with keyword arguments, or on a closed
+ * session, calls the Python function (the reference). */
+
+static PyObject *g_raise_translated; /* raise_translated(session, err): raises err or its translation */
+static PyObject *s_inflight;
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *slow;     /* the Python function (the reference path) */
+    PyObject *session;
+    PyObject *registry;
+    PyObject *jitted;
+    PyObject *dict;
+    PyObject *weaklist;
+    int by_buffer;
+    vectorcallfunc vectorcall;
+} SessionJit;
+
+/* Removes the last occurrence of `me` from `inflight` (list.remove of a
+ * multiset: which one does not matter), keeping any exception set. */
+static int
+leave_inflight(PyObject *inflight, PyObject *me)
+{
+    int result = 0;
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject *exc = PyErr_GetRaisedException();
+#else
+    PyObject *exc_type, *exc_value, *exc_tb;
+    PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
+#endif
+    Py_ssize_t i = PyList_GET_SIZE(inflight);
+    while (--i >= 0) {
+        int eq = PyObject_RichCompareBool(PyList_GET_ITEM(inflight, i), me, Py_EQ);
+        if (eq < 0) {
+            result = -1;
+            break;
+        }
+        if (eq) {
+            result = PyList_SetSlice(inflight, i, i + 1, NULL);
+            break;
+        }
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    if (exc != NULL) {
+        if (result < 0)
+            PyErr_Clear();
+        PyErr_SetRaisedException(exc);
+    }
+#else
+    if (exc_type != NULL) {
+        if (result < 0)
+            PyErr_Clear();
+        PyErr_Restore(exc_type, exc_value, exc_tb);
+    }
+#endif
+    return result;
+}
+
+/* adopt_outputs(out, args, by_buffer=...) with its one-fresh-array case inlined. */
+static int
+adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, int by_buffer)
+{
+    int concrete = by_buffer ? 0 : PySet_Contains(g_concrete, (PyObject *)Py_TYPE(out));
+    if (concrete < 0)
+        return -1;
+    if (concrete) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (args[i] == out)
+                return 0;
+        PyObject *pending = PyObject_GetAttr(registry, s_pending);
+        if (pending == NULL)
+            return -1;
+        int rc = PyList_Check(pending) ? PyList_Append(pending, out) : -1;
+        Py_DECREF(pending);
+        if (rc < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "jaxsess._hot: the registry's pending list is not a list");
+            return -1;
+        }
+        int closed = attr_true(registry, s_closed);
+        if (closed < 0)
+            return -1;
+        if (closed) { /* raced close(): reject_late deletes it and raises */
+            PyObject *r = PyObject_CallMethodNoArgs(registry, s_reject_late);
+            Py_XDECREF(r);
+            return -1;
+        }
+        return 0;
+    }
+    PyObject *t = as_tuple(args, n);
+    if (t == NULL)
+        return -1;
+    PyObject *fn = PyObject_GetAttr(registry, s_adopt_outputs);
+    if (fn == NULL) {
+        Py_DECREF(t);
+        return -1;
+    }
+    PyObject *kw = PyTuple_Pack(1, s_by_buffer);
+    PyObject *argv[3] = {out, t, by_buffer ? Py_True : Py_False};
+    PyObject *r = kw == NULL ? NULL : PyObject_Vectorcall(fn, argv, 2, kw);
+    Py_XDECREF(kw);
+    Py_DECREF(fn);
+    Py_DECREF(t);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
+static PyObject *
+sessionjit_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    SessionJit *self = (SessionJit *)op;
+    Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+    if (!g_registry_configured || g_raise_translated == NULL || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0))
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    PyObject *inflight = PyObject_GetAttr(self->registry, s_inflight);
+    if (inflight == NULL)
+        return NULL;
+    if (!PyList_CheckExact(inflight)) {
+        Py_DECREF(inflight);
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    PyObject *me = PyLong_FromUnsignedLong(PyThread_get_thread_ident()); /* threading.get_ident() */
+    if (me == NULL || PyList_Append(inflight, me) < 0) { /* close() waits for this call: its inputs stay valid */
+        Py_XDECREF(me);
+        Py_DECREF(inflight);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    int closed = attr_true(self->session, s_closed);
+    if (closed == 0)
+        closed = attr_true(self->registry, s_closed);
+    if (closed != 0) {
+        if (leave_inflight(inflight, me) == 0 && closed > 0)
+            out = PyObject_Vectorcall(self->slow, args, nargsf, kwnames); /* it raises the closed error */
+        goto done;
+    }
+    if (call_safe_point(self->registry) < 0)
+        goto leave;
+    out = PyObject_Vectorcall(self->jitted, args, (size_t)n, NULL);
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_Exception)) {
+#if PY_VERSION_HEX >= 0x030C0000
+            PyObject *err = PyErr_GetRaisedException();
+#else
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyErr_NormalizeException(&type, &value, &tb);
+            if (tb != NULL && value != NULL)
+                PyException_SetTraceback(value, tb);
+            Py_XDECREF(type);
+            Py_XDECREF(tb);
+            PyObject *err = value;
+#endif
+            if (err != NULL) {
+                PyObject *r = PyObject_CallFunctionObjArgs(g_raise_translated, self->session, err, NULL);
+                Py_XDECREF(r); /* it always raises */
+                Py_DECREF(err);
+                if (r != NULL)
+                    PyErr_SetString(PyExc_SystemError, "jaxsess._hot: raise_translated returned");
+            }
+        }
+        goto leave;
+    }
+    if (adopt(self->registry, out, args, n, self->by_buffer) < 0)
+        Py_CLEAR(out);
+leave:
+    if (leave_inflight(inflight, me) < 0)
+        Py_CLEAR(out);
+done:
+    Py_DECREF(me);
+    Py_DECREF(inflight);
+    return out;
+}
+
+static PyObject *
+sessionjit_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *slow, *session, *registry, *jitted;
+    int by_buffer;
+    static char *kwlist[] = {"slow", "session", "registry", "jitted", "by_buffer", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOp:SessionJit", kwlist, &slow, &session, &registry, &jitted,
+                                     &by_buffer))
+        return NULL;
+    SessionJit *self = (SessionJit *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(slow);
+    self->slow = slow;
+    Py_INCREF(session);
+    self->session = session;
+    Py_INCREF(registry);
+    self->registry = registry;
+    Py_INCREF(jitted);
+    self->jitted = jitted;
+    self->by_buffer = by_buffer;
+    self->vectorcall = sessionjit_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+sessionjit_traverse(SessionJit *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->slow);
+    Py_VISIT(self->session);
+    Py_VISIT(self->registry);
+    Py_VISIT(self->jitted);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+sessionjit_clear(SessionJit *self)
+{
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->session);
+    Py_CLEAR(self->registry);
+    Py_CLEAR(self->jitted);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+sessionjit_dealloc(SessionJit *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weaklist != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    sessionjit_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+sessionjit_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    /* a function: bound when stored on a class, as the Python function it replaces */
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyObject *
+sessionjit_get_jitted(SessionJit *self, void *closure)
+{
+    Py_INCREF(self->jitted);
+    return self->jitted;
+}
+
+static int
+sessionjit_set_jitted(SessionJit *self, PyObject *value, void *closure)
+{
+    if (value == NULL || !PyCallable_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "_jitted must be a callable");
+        return -1;
+    }
+    Py_INCREF(value);
+    Py_SETREF(self->jitted, value);
+    return 0;
+}
+
+static PyGetSetDef sessionjit_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {"_jitted", (getter)sessionjit_get_jitted, (setter)sessionjit_set_jitted,
+     "the jitted function positional calls call (replaceable, for tests)", NULL},
+    {NULL},
+};
+
+static PyMemberDef sessionjit_members[] = {
+    {"_python", T_OBJECT, offsetof(SessionJit, slow), READONLY, "the Python function (the reference path)"},
+    {"__dictoffset__", T_PYSSIZET, offsetof(SessionJit, dict), READONLY, NULL},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(SessionJit, weaklist), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(SessionJit, vectorcall), READONLY, NULL},
+    {NULL},
+};
+
+static PyTypeObject SessionJitType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "jaxsess._hot.SessionJit",
+    .tp_doc = "A session.jit function: positional calls run in C; others call the wrapped Python function.",
+    .tp_basicsize = sizeof(SessionJit),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = sessionjit_new,
+    .tp_dealloc = (destructor)sessionjit_dealloc,
+    .tp_traverse = (traverseproc)sessionjit_traverse,
+    .tp_clear = (inquiry)sessionjit_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(SessionJit, vectorcall),
+    .tp_descr_get = sessionjit_get,
+    .tp_dictoffset = offsetof(SessionJit, dict),
+    .tp_weaklistoffset = offsetof(SessionJit, weaklist),
+    .tp_members = sessionjit_members,
+    .tp_getset = sessionjit_getset,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
+};
+
+static PyObject *
+configure_jit(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    PyObject *raise_translated;
+    static char *kwlist[] = {"raise_translated", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:configure_jit", kwlist, &raise_translated))
+        return NULL;
+    Py_INCREF(raise_translated);
+    Py_XSETREF(g_raise_translated, raise_translated);
+    Py_RETURN_NONE;
+}
+
 /* -- the module ---------------------------------------------------------------------- */
 
 static PyObject *
 configure(PyObject *module, PyObject *args, PyObject *kwds)
 {
-    PyObject *np_array, *ndarray, *tensor, *host_data, *concrete, *flat_failed;
+    PyObject *np_array, *ndarray, *tensor, *host_data, *flat_failed;
     Py_ssize_t i_fits, i_spec, i_direct_one, i_by_buffer;
-    static char *kwlist[] = {"np_array", "ndarray", "tensor", "host_data", "concrete", "flat_failed",
+    static char *kwlist[] = {"np_array", "ndarray", "tensor", "host_data", "flat_failed",
                              "i_fits", "i_spec", "i_direct_one", "i_by_buffer", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOnnnn:configure", kwlist, &np_array, &ndarray, &tensor,
-                                     &host_data, &concrete, &flat_failed, &i_fits, &i_spec, &i_direct_one,
-                                     &i_by_buffer))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOnnnn:configure", kwlist, &np_array, &ndarray, &tensor,
+                                     &host_data, &flat_failed, &i_fits, &i_spec, &i_direct_one, &i_by_buffer))
         return NULL;
-    if (!PyType_Check(ndarray) || !PyType_Check(tensor) || !PyAnySet_Check(host_data) || !PyAnySet_Check(concrete)) {
-        PyErr_SetString(PyExc_TypeError, "configure: ndarray and tensor must be types, host_data and concrete sets");
+    if (!g_registry_configured) {
+        PyErr_SetString(PyExc_RuntimeError, "configure: call configure_registry first");
+        return NULL;
+    }
+    if (!PyType_Check(ndarray) || !PyType_Check(tensor) || !PyAnySet_Check(host_data)) {
+        PyErr_SetString(PyExc_TypeError, "configure: ndarray and tensor must be types, host_data a set");
         return NULL;
     }
     if (i_fits < 0 || i_spec < 0 || i_direct_one < 0 || i_by_buffer < 0) {
@@ -1038,8 +1362,6 @@ configure(PyObject *module, PyObject *args, PyObject *kwds)
     Py_XSETREF(g_tensor, tensor);
     Py_INCREF(host_data);
     Py_XSETREF(g_host_data, host_data);
-    Py_INCREF(concrete);
-    Py_XSETREF(g_concrete, concrete);
     Py_INCREF(flat_failed);
     Py_XSETREF(g_flat_failed, flat_failed);
     g_i_fits = i_fits;
@@ -1059,12 +1381,14 @@ configure(PyObject *module, PyObject *args, PyObject *kwds)
 
 static PyMethodDef hot_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
-     "configure(*, np_array, ndarray, tensor, host_data, concrete, flat_failed, i_fits, i_spec, i_direct_one, "
+     "configure(*, np_array, ndarray, tensor, host_data, flat_failed, i_fits, i_spec, i_direct_one, "
      "i_by_buffer): the objects and cache-entry field indices the hot paths use; until it is called every "
      "call takes the Python path."},
     {"configure_registry", (PyCFunction)(void (*)(void))configure_registry, METH_VARARGS | METH_KEYWORDS,
-     "configure_registry(*, nbytes_cache, perf_counter, max_age): what SafePoint uses; until it is called "
-     "every safe point calls the Python one."},
+     "configure_registry(*, nbytes_cache, perf_counter, max_age, concrete): what SafePoint and SessionJit use "
+     "(concrete: the set of concrete jax.Array types); until it is called they call the Python code."},
+    {"configure_jit", (PyCFunction)(void (*)(void))configure_jit, METH_VARARGS | METH_KEYWORDS,
+     "configure_jit(*, raise_translated): the function SessionJit raises a call's error through."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1115,9 +1439,11 @@ PyInit__hot(void)
     INTERN(s_aval, "aval");
     INTERN(s_pinned, "_pinned");
     INTERN(s_collect_at, "_collect_at");
+    INTERN(s_inflight, "inflight");
     if ((g_empty_tuple = PyTuple_New(0)) == NULL)
         return NULL;
-    if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&HotCallableType) < 0 || PyType_Ready(&SafePointType) < 0)
+    if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&HotCallableType) < 0 || PyType_Ready(&SafePointType) < 0
+        || PyType_Ready(&SessionJitType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&hot_module);
     if (m == NULL)
@@ -1137,6 +1463,12 @@ PyInit__hot(void)
     Py_INCREF(&SafePointType);
     if (PyModule_AddObject(m, "SafePoint", (PyObject *)&SafePointType) < 0) {
         Py_DECREF(&SafePointType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&SessionJitType);
+    if (PyModule_AddObject(m, "SessionJit", (PyObject *)&SessionJitType) < 0) {
+        Py_DECREF(&SessionJitType);
         Py_DECREF(m);
         return NULL;
     }

@@ -31,7 +31,6 @@ def configure(
     ndarray: type,
     tensor: type,
     host_data: set[Any],
-    concrete: set[type],
     flat_failed: Callable[..., Any],
     i_fits: int,
     i_spec: int,
@@ -44,4 +43,14 @@ class SafePoint:
     def __init__(self, registry: Any, slow: Callable[[], None], kind: int) -> None: ...
     def __call__(self) -> None: ...
 
-def configure_registry(*, nbytes_cache: dict[Any, int], perf_counter: Callable[[], float], max_age: float) -> None: ...
+def configure_registry(
+    *, nbytes_cache: dict[Any, int], perf_counter: Callable[[], float], max_age: float, concrete: set[type]
+) -> None: ...
+
+class SessionJit:
+    _python: Callable[..., Any]
+    _jitted: Callable[..., Any]
+    def __init__(self, slow: Callable[..., Any], session: Any, registry: Any, jitted: Any, by_buffer: bool) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+def configure_jit(*, raise_translated: Callable[[Any, BaseException], Any]) -> None: ...

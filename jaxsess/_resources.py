@@ -378,7 +378,10 @@ _MAX_INTERVAL_S = 0.05
 
 if _c_hot is not None:
     _c_hot.configure_registry(
-        nbytes_cache=_nbytes_cache, perf_counter=time.perf_counter, max_age=_SAFE_POINT_MAX_AGE_S
+        nbytes_cache=_nbytes_cache,
+        perf_counter=time.perf_counter,
+        max_age=_SAFE_POINT_MAX_AGE_S,
+        concrete=_concrete_types,
     )
 
 

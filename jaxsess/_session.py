@@ -25,6 +25,7 @@ from jax import tree_util
 
 from jaxsess import _context
 from jaxsess._config import ConfigProto, apply_gpu_options
+from jaxsess._native import hot as _c_hot  # the C session.jit call (jaxsess/_hot.c), or None
 from jaxsess._resources import (
     OwnershipRegistry,
     ResourceCleanupStrategy,
@@ -77,6 +78,16 @@ class SessionJitDecorator(Protocol):
 
 def _closed_error() -> RuntimeError:
     return RuntimeError(CLOSED_SESSION_MESSAGE)
+
+
+def _raise_translated(session: BaseSession, err: Exception) -> None:
+    """Raises ``err`` from a device call, or the error it means (see
+    ``BaseSession._translate``) from it: what a ``session.jit`` function's
+    call raises (the C function hands its call's error here)."""
+    translated = session._translate(err)
+    if translated is err:
+        raise err
+    raise translated from err
 
 
 def _release_unclosed(registry: OwnershipRegistry, label: str | None, session_ref: Any = None) -> None:
@@ -219,7 +230,9 @@ class BaseSession:
           plain jitted function: tracers are never adopted. ``.lower``,
           ``.trace`` and ``.eval_shape`` are forwarded. The session holds it
           weakly: dropping it frees it; its compile cache is cleared when the
-          session closes.
+          session closes. Where the C extension ``jaxsess._hot`` is built,
+          positional calls run in C with the same steps (the Python function,
+          ``._python``, runs calls with keyword arguments).
 
         Raises:
           TypeError: ``fn`` is not callable.
@@ -263,12 +276,15 @@ class BaseSession:
                 leave(me)
             return out
 
-        call.lower = jitted.lower  # type: ignore[attr-defined]
-        call.trace = jitted.trace  # type: ignore[attr-defined]
-        call.eval_shape = jitted.eval_shape  # type: ignore[attr-defined]
-        call.jitted = jitted  # type: ignore[attr-defined]
-        self._jitted.add(call)
-        return call
+        wrapper: Any = call
+        if _c_hot is not None:  # positional calls in C (the same steps); `call` runs the others
+            wrapper = functools.update_wrapper(_c_hot.SessionJit(call, self, registry, jitted, by_buffer), fn)
+        wrapper.lower = jitted.lower
+        wrapper.trace = jitted.trace
+        wrapper.eval_shape = jitted.eval_shape
+        wrapper.jitted = jitted
+        self._jitted.add(wrapper)
+        return wrapper  # type: ignore[no-any-return]
 
     def _translate(self, e: Exception) -> Exception:
         """The error to raise for an exception from a device call: the
@@ -456,3 +472,7 @@ def get_default_session() -> Any:
     """
     stack = _context.session_stack()
     return stack[-1] if stack else None
+
+
+if _c_hot is not None:
+    _c_hot.configure_jit(raise_translated=_raise_translated)

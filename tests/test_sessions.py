@@ -276,6 +276,61 @@ def test_jit_owns_outputs_and_keeps_values(strategy: ResourceCleanupStrategy) ->
         assert shape["sq"].shape == (4,)
 
 
+@pytest.mark.parametrize("path", ["c", "python"])
+def test_jit_c_and_python_calls_agree(strategy: ResourceCleanupStrategy, path: str) -> None:
+    """A session.jit function's positional calls run in C when jaxsess._hot is
+    built; the Python function it wraps (``_python``) runs the others. Both
+    adopt fresh outputs (one array, a pytree), never a forwarded input, count
+    a donated input freed, translate a device out-of-memory error, and raise
+    the closed-session error after close."""
+    x = jnp.arange(3.0)
+    s = EagerSession(cleanup=strategy)
+
+    def jit(fn: Callable[..., Any], **kwargs: Any) -> Any:
+        f = s.jit(fn, **kwargs)
+        assert (type(f).__name__ == "SessionJit") is (jaxsess._native.hot is not None)
+        return getattr(f, "_python", f) if path == "python" else f
+
+    one = jit(lambda v: v * 2.0)(x)
+    tree = jit(lambda v: {"a": v + 1.0, "b": (v, 3)})(x)
+    assert s.owns(one) and s.owns(tree["a"]) and not s.owns(x) and tree["b"][1] == 3
+    assert jit(lambda v: v)(x) is not None and not s.owns(x)
+    kw = jit(lambda v, scale: v * scale)(x, scale=4.0)
+    assert s.owns(kw) and float(kw[1]) == 4.0
+    donor = jit(lambda: jnp.ones(8))()
+    s.sweep()  # what was dropped so far
+    freed = s.stats().freed_buffers
+    out = jit(lambda v: v + 1.0, donate_argnums=0)(donor)
+    assert donor.is_deleted() and s.owns(out)
+    del donor
+    s.sweep()
+    assert s.stats().freed_buffers == freed + 1
+
+    def oom(v: Any) -> Any:
+        raise jax.errors.JaxRuntimeError("RESOURCE_EXHAUSTED: Out of memory allocating 8 bytes.")
+
+    f = s.jit(lambda v: v)
+    if path == "c" and hasattr(f, "_jitted"):
+        f._jitted = oom
+        call: Any = f
+    else:
+        call = getattr(f, "_python", f)
+        cell = next(c for c in call.__closure__ if c.cell_contents is f.jitted)
+        cell.cell_contents = oom
+    with pytest.raises(jaxsess.errors.ResourceExhaustedError, match="Device out of memory") as info:
+        call(x)
+    assert isinstance(info.value.__cause__, jax.errors.JaxRuntimeError)
+    with pytest.raises(TypeError, match="incompatible shapes"):
+        jit(lambda a, b: a + b)(jnp.ones(2), jnp.ones(5))
+    assert s._registry.inflight == []  # a failed call leaves nothing in flight
+    g = jit(lambda v: v + 1.0)
+    s.close()
+    assert one.is_deleted() and tree["a"].is_deleted() and not x.is_deleted()
+    with pytest.raises(RuntimeError, match="^Attempted to use a closed Session.$"):
+        g(x)
+    assert s._registry.inflight == []
+
+
 def test_jit_forwards_jit_kwargs(strategy: ResourceCleanupStrategy) -> None:
     with EagerSession(cleanup=strategy) as s:
         f = s.jit(lambda x, n: x * n, static_argnums=1)

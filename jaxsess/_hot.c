@@ -117,6 +117,92 @@ as_tuple(PyObject *const *vals, Py_ssize_t n)
     return t;
 }
 
+/* The exception being raised, normalized, with its traceback (a new
+ * reference; the error indicator is cleared), or NULL if none. */
+static PyObject *
+take_exception(void)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyErr_GetRaisedException();
+#else
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (type == NULL)
+        return NULL;
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb != NULL && value != NULL)
+        PyException_SetTraceback(value, tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    return value;
+#endif
+}
+
+/* Raises `exc` again (steals the reference; NULL: nothing). */
+static void
+give_exception(PyObject *exc)
+{
+    if (exc == NULL)
+        return;
+#if PY_VERSION_HEX >= 0x030C0000
+    PyErr_SetRaisedException(exc);
+#else
+    PyErr_Restore((PyObject *)Py_TYPE(exc), exc, PyException_GetTraceback(exc));
+    Py_INCREF(Py_TYPE(exc));
+#endif
+}
+
+/* adopt_outputs(out, args, by_buffer=...) with its one-fresh-array case inlined. */
+static int
+adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, int by_buffer)
+{
+    int concrete = by_buffer ? 0 : PySet_Contains(g_concrete, (PyObject *)Py_TYPE(out));
+    if (concrete < 0)
+        return -1;
+    if (concrete) {
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (args[i] == out)
+                return 0; /* a feed handed back: the caller's */
+        PyObject *pending = PyObject_GetAttr(registry, s_pending);
+        if (pending == NULL)
+            return -1;
+        int rc = PyList_Check(pending) ? PyList_Append(pending, out) : -1;
+        Py_DECREF(pending);
+        if (rc < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "jaxsess._hot: the registry's pending list is not a list");
+            return -1;
+        }
+        int closed = attr_true(registry, s_closed);
+        if (closed < 0)
+            return -1;
+        if (closed) { /* raced close(): reject_late deletes it and raises */
+            PyObject *r = PyObject_CallMethodNoArgs(registry, s_reject_late);
+            Py_XDECREF(r);
+            return -1;
+        }
+        return 0;
+    }
+    PyObject *t = as_tuple(args, n);
+    if (t == NULL)
+        return -1;
+    PyObject *fn = PyObject_GetAttr(registry, s_adopt_outputs);
+    if (fn == NULL) {
+        Py_DECREF(t);
+        return -1;
+    }
+    PyObject *kw = PyTuple_Pack(1, s_by_buffer);
+    PyObject *argv[3] = {out, t, by_buffer ? Py_True : Py_False};
+    PyObject *r = kw == NULL ? NULL : PyObject_Vectorcall(fn, argv, 2, kw);
+    Py_XDECREF(kw);
+    Py_DECREF(fn);
+    Py_DECREF(t);
+    if (r == NULL)
+        return -1;
+    Py_DECREF(r);
+    return 0;
+}
+
 /* fn(*vals) and what follows it (the registry's safe point has run):
  * the device result adopted, or its host copy. */
 static PyObject *
@@ -127,18 +213,7 @@ call_and_finish(PyObject *session, PyObject *registry, PyObject *fn, PyObject *c
     if (out == NULL) {
         if (!PyErr_ExceptionMatches(PyExc_Exception))
             return NULL; /* KeyboardInterrupt and friends: raised where they land */
-#if PY_VERSION_HEX >= 0x030C0000
-        PyObject *err = PyErr_GetRaisedException();
-#else
-        PyObject *type, *value, *tb;
-        PyErr_Fetch(&type, &value, &tb);
-        PyErr_NormalizeException(&type, &value, &tb);
-        if (tb != NULL && value != NULL)
-            PyException_SetTraceback(value, tb);
-        Py_XDECREF(type);
-        Py_XDECREF(tb);
-        PyObject *err = value;
-#endif
+        PyObject *err = take_exception();
         if (err == NULL)
             return NULL;
         PyObject *t = as_tuple(vals, n);
@@ -153,50 +228,8 @@ call_and_finish(PyObject *session, PyObject *registry, PyObject *fn, PyObject *c
             return NULL;
     }
     if (device) {
-        int concrete = by_buffer ? 0 : PySet_Contains(g_concrete, (PyObject *)Py_TYPE(out));
-        if (concrete < 0)
+        if (adopt(registry, out, vals, n, by_buffer) < 0)
             goto fail;
-        if (concrete) { /* adopt_outputs' inlined case: one fresh array */
-            for (Py_ssize_t i = 0; i < n; i++)
-                if (vals[i] == out)
-                    return out;
-            PyObject *pending = PyObject_GetAttr(registry, s_pending);
-            if (pending == NULL)
-                goto fail;
-            int rc = PyList_Check(pending) ? PyList_Append(pending, out) : -1;
-            Py_DECREF(pending);
-            if (rc < 0) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_TypeError, "jaxsess._hot: the registry's pending list is not a list");
-                goto fail;
-            }
-            int closed = attr_true(registry, s_closed);
-            if (closed < 0)
-                goto fail;
-            if (closed) { /* raced close(): reject_late deletes it and raises */
-                PyObject *r = PyObject_CallMethodNoArgs(registry, s_reject_late);
-                Py_XDECREF(r);
-                goto fail;
-            }
-            return out;
-        }
-        PyObject *t = as_tuple(vals, n);
-        if (t == NULL)
-            goto fail;
-        PyObject *adopt = PyObject_GetAttr(registry, s_adopt_outputs);
-        if (adopt == NULL) {
-            Py_DECREF(t);
-            goto fail;
-        }
-        PyObject *args[3] = {out, t, by_buffer ? Py_True : Py_False};
-        PyObject *kw = PyTuple_Pack(1, s_by_buffer);
-        PyObject *r = kw == NULL ? NULL : PyObject_Vectorcall(adopt, args, 2, kw);
-        Py_XDECREF(kw);
-        Py_DECREF(adopt);
-        Py_DECREF(t);
-        if (r == NULL)
-            goto fail;
-        Py_DECREF(r);
         return out;
     }
     if (PyBytes_CheckExact(out)) /* a string scalar: already a host value */
@@ -833,31 +866,15 @@ done:
     Py_XDECREF(dead);
     Py_XDECREF(now);
     {
-#if PY_VERSION_HEX >= 0x030C0000
-        PyObject *exc = PyErr_GetRaisedException(); /* release even while an error is set */
-#else
-        PyObject *exc_type, *exc_value, *exc_tb;
-        PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
-#endif
+        PyObject *exc = take_exception(); /* release even while an error is set */
         r = PyObject_CallMethodNoArgs(lock, s_release);
         if (r == NULL) {
             result = -1;
-#if PY_VERSION_HEX >= 0x030C0000
             Py_XDECREF(exc);
-#else
-            Py_XDECREF(exc_type);
-            Py_XDECREF(exc_value);
-            Py_XDECREF(exc_tb);
-#endif
         }
         else {
             Py_DECREF(r);
-#if PY_VERSION_HEX >= 0x030C0000
-            if (exc != NULL)
-                PyErr_SetRaisedException(exc);
-#else
-            PyErr_Restore(exc_type, exc_value, exc_tb);
-#endif
+            give_exception(exc);
         }
     }
     Py_DECREF(lock);
@@ -1043,12 +1060,7 @@ static int
 leave_inflight(PyObject *inflight, PyObject *me)
 {
     int result = 0;
-#if PY_VERSION_HEX >= 0x030C0000
-    PyObject *exc = PyErr_GetRaisedException();
-#else
-    PyObject *exc_type, *exc_value, *exc_tb;
-    PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
-#endif
+    PyObject *exc = take_exception();
     Py_ssize_t i = PyList_GET_SIZE(inflight);
     while (--i >= 0) {
         int eq = PyObject_RichCompareBool(PyList_GET_ITEM(inflight, i), me, Py_EQ);
@@ -1061,71 +1073,12 @@ leave_inflight(PyObject *inflight, PyObject *me)
             break;
         }
     }
-#if PY_VERSION_HEX >= 0x030C0000
     if (exc != NULL) {
         if (result < 0)
             PyErr_Clear();
-        PyErr_SetRaisedException(exc);
+        give_exception(exc);
     }
-#else
-    if (exc_type != NULL) {
-        if (result < 0)
-            PyErr_Clear();
-        PyErr_Restore(exc_type, exc_value, exc_tb);
-    }
-#endif
     return result;
-}
-
-/* adopt_outputs(out, args, by_buffer=...) with its one-fresh-array case inlined. */
-static int
-adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, int by_buffer)
-{
-    int concrete = by_buffer ? 0 : PySet_Contains(g_concrete, (PyObject *)Py_TYPE(out));
-    if (concrete < 0)
-        return -1;
-    if (concrete) {
-        for (Py_ssize_t i = 0; i < n; i++)
-            if (args[i] == out)
-                return 0;
-        PyObject *pending = PyObject_GetAttr(registry, s_pending);
-        if (pending == NULL)
-            return -1;
-        int rc = PyList_Check(pending) ? PyList_Append(pending, out) : -1;
-        Py_DECREF(pending);
-        if (rc < 0) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_TypeError, "jaxsess._hot: the registry's pending list is not a list");
-            return -1;
-        }
-        int closed = attr_true(registry, s_closed);
-        if (closed < 0)
-            return -1;
-        if (closed) { /* raced close(): reject_late deletes it and raises */
-            PyObject *r = PyObject_CallMethodNoArgs(registry, s_reject_late);
-            Py_XDECREF(r);
-            return -1;
-        }
-        return 0;
-    }
-    PyObject *t = as_tuple(args, n);
-    if (t == NULL)
-        return -1;
-    PyObject *fn = PyObject_GetAttr(registry, s_adopt_outputs);
-    if (fn == NULL) {
-        Py_DECREF(t);
-        return -1;
-    }
-    PyObject *kw = PyTuple_Pack(1, s_by_buffer);
-    PyObject *argv[3] = {out, t, by_buffer ? Py_True : Py_False};
-    PyObject *r = kw == NULL ? NULL : PyObject_Vectorcall(fn, argv, 2, kw);
-    Py_XDECREF(kw);
-    Py_DECREF(fn);
-    Py_DECREF(t);
-    if (r == NULL)
-        return -1;
-    Py_DECREF(r);
-    return 0;
 }
 
 static PyObject *
@@ -1162,18 +1115,7 @@ sessionjit_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObje
     out = PyObject_Vectorcall(self->jitted, args, (size_t)n, NULL);
     if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_Exception)) {
-#if PY_VERSION_HEX >= 0x030C0000
-            PyObject *err = PyErr_GetRaisedException();
-#else
-            PyObject *type, *value, *tb;
-            PyErr_Fetch(&type, &value, &tb);
-            PyErr_NormalizeException(&type, &value, &tb);
-            if (tb != NULL && value != NULL)
-                PyException_SetTraceback(value, tb);
-            Py_XDECREF(type);
-            Py_XDECREF(tb);
-            PyObject *err = value;
-#endif
+            PyObject *err = take_exception();
             if (err != NULL) {
                 PyObject *r = PyObject_CallFunctionObjArgs(g_raise_translated, self->session, err, NULL);
                 Py_XDECREF(r); /* it always raises */

@@ -642,18 +642,19 @@ def _registry_state(reg: OwnershipRegistry) -> tuple[Any, ...]:
 @pytest.mark.parametrize("limit", [None, 40])
 @pytest.mark.parametrize("strategy", [ResourceCleanupStrategy.IN_BACKGROUND, ResourceCleanupStrategy.ON_SAFE_POINTS])
 def test_c_safe_point_matches_python(strategy: ResourceCleanupStrategy, limit: int | None) -> None:
-    """Random adopt / keep / drop / safe-point sequences: a registry whose
-    safe point is the C one and one whose safe point is the Python method it
-    wraps end every step with the same counters, tables, thresholds and
-    pressure, and delete the same arrays (the C sweep is an exact copy of the
-    common case of OwnershipRegistry.sweep)."""
+    """Random adopt / keep / drop / safe-point sequences (safe points with the
+    last sweep long ago or just now): a registry whose safe point is the C one
+    and one whose safe point is the Python method it wraps end every step with
+    the same counters, tables, thresholds and pressure, and delete the same
+    arrays (the C sweep is an exact copy of the common case of
+    OwnershipRegistry.sweep)."""
     from hypothesis import HealthCheck, given, settings, strategies as st
 
     ops = st.lists(
         st.one_of(
             st.tuples(st.just("adopt"), st.integers(0, len(_SHAPES) - 1), st.booleans()),
             st.tuples(st.just("drop"), st.integers(0, 7), st.just(False)),
-            st.tuples(st.just("safe_point"), st.just(0), st.just(False)),
+            st.tuples(st.just("safe_point"), st.just(0), st.booleans()),
         ),
         min_size=1,
         max_size=40,
@@ -679,6 +680,9 @@ def test_c_safe_point_matches_python(strategy: ResourceCleanupStrategy, limit: i
                 elif op == "drop" and kept[i]:
                     kept[i].pop(arg % len(kept[i]))
                 elif op == "safe_point":
+                    # ON_SAFE_POINTS also sweeps when the last sweep is old: the same age on both
+                    # sides (the flag: older than the limit, or just now), not the clock's.
+                    reg._last_sweep = -1e9 if keep else time.perf_counter() + 1e9
                     points[i]()
             assert _registry_state(regs[0]) == _registry_state(regs[1]), (op, steps)
             assert [r() is None for r in seen[0]] == [r() is None for r in seen[1]]

@@ -112,10 +112,7 @@ class EagerSession(BaseSession):
                     else:
                         outs = op_def.impl(*args, **attrs)
             except Exception as e:
-                err = self._translate(e)  # closed meanwhile; device out of memory
-                if err is e:
-                    raise
-                raise err from e
+                self._raise_translated(e)  # closed meanwhile; device out of memory
             registry.adopt_outputs(outs, args, by_buffer=by_buffer)
         finally:
             registry.inflight.remove(me)

@@ -122,10 +122,7 @@ def _flat_failed(session: Session, fn: Callable[..., Any], vals: Sequence[Any], 
             return _on_one_device(fn, vals, err)
         raise err
     except Exception as e:
-        translated = session._translate(e)
-        if translated is e:
-            raise
-        raise translated from e
+        session._raise_translated(e)
 
 
 def _arity_error(feeds: Sequence[Tensor], args: Sequence[Any]) -> TypeError:
@@ -501,10 +498,7 @@ class Session(BaseSession):
             try:
                 results = entry.invoke(list(vals))
             except Exception as e:
-                err = self._translate(e)  # closed meanwhile; device out of memory
-                if err is e:
-                    raise
-                raise err from e
+                self._raise_translated(e)  # closed meanwhile; device out of memory
         positions = entry.positions
         if self._device_fetches:
             self._adopt(results, vals, entry.plan)
@@ -954,10 +948,7 @@ class Session(BaseSession):
                     try:
                         results = invoke(list(vals))
                     except Exception as e:
-                        err = session._translate(e)  # closed meanwhile; device out of memory
-                        if err is e:
-                            raise
-                        raise err from e
+                        session._raise_translated(e)  # closed meanwhile; device out of memory
             finally:
                 deliver(held)
             if gather:

@@ -483,27 +483,90 @@ static PyTypeObject HotRunType = {
     .tp_setattro = PyObject_GenericSetAttr,
 };
 
-/* -- HotCallable: make_callable's stateless one-fetch callable ------------------------ */
+/* -- Wrapper: a Python callable with its common calls in C --------------------------
+ *
+ * The object of HotCallable (make_callable) and SessionJit (session.jit):
+ * the Python callable it stands for (the reference path), the session, its
+ * registry, the jitted function, and what the common case needs. */
 
 typedef struct {
     PyObject_HEAD
-    PyObject *slow;       /* the Python callable (the reference path) */
+    PyObject *slow;     /* the Python callable (the reference path) */
     PyObject *session;
     PyObject *registry;
-    PyObject *fn;         /* the flat jitted function */
-    PyObject *spec;       /* fit_spec or None */
-    PyObject *fits;       /* the fits predicate */
+    PyObject *fn;       /* the jitted function */
+    PyObject *spec;     /* HotCallable: fit_spec or None */
+    PyObject *fits;     /* HotCallable: the fits predicate */
     PyObject *dict;
-    Py_ssize_t n;
-    int device;
+    PyObject *weaklist; /* SessionJit only (the session keeps them in a WeakSet) */
+    Py_ssize_t n;       /* HotCallable: the number of feeds */
+    int device;         /* HotCallable: device fetches */
     int by_buffer;
     vectorcallfunc vectorcall;
-} HotCallable;
+} Wrapper;
+
+static Wrapper *
+wrapper_new(PyTypeObject *type, vectorcallfunc call, PyObject *slow, PyObject *session, PyObject *registry,
+            PyObject *fn, int by_buffer)
+{
+    Wrapper *self = (Wrapper *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(slow);
+    self->slow = slow;
+    Py_INCREF(session);
+    self->session = session;
+    Py_INCREF(registry);
+    self->registry = registry;
+    Py_INCREF(fn);
+    self->fn = fn;
+    self->by_buffer = by_buffer;
+    self->vectorcall = call;
+    return self;
+}
+
+static int
+wrapper_traverse(Wrapper *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->slow);
+    Py_VISIT(self->session);
+    Py_VISIT(self->registry);
+    Py_VISIT(self->fn);
+    Py_VISIT(self->spec);
+    Py_VISIT(self->fits);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+wrapper_clear(Wrapper *self)
+{
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->session);
+    Py_CLEAR(self->registry);
+    Py_CLEAR(self->fn);
+    Py_CLEAR(self->spec);
+    Py_CLEAR(self->fits);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+wrapper_dealloc(Wrapper *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (self->weaklist != NULL)
+        PyObject_ClearWeakRefs((PyObject *)self);
+    wrapper_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* -- HotCallable: make_callable's stateless one-fetch callable ------------------------ */
 
 static PyObject *
 hotcallable_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    HotCallable *self = (HotCallable *)op;
+    Wrapper *self = (Wrapper *)op;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (g_configured && kwnames == NULL && nargs == self->n) {
         int r = attr_true(self->session, s_closed);
@@ -540,66 +603,22 @@ hotcallable_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "HotCallable: spec must be a tuple or None");
         return NULL;
     }
-    HotCallable *self = (HotCallable *)type->tp_alloc(type, 0);
+    Wrapper *self = wrapper_new(type, hotcallable_vectorcall, slow, session, registry, fn, by_buffer);
     if (self == NULL)
         return NULL;
-    Py_INCREF(slow);
-    self->slow = slow;
-    Py_INCREF(session);
-    self->session = session;
-    Py_INCREF(registry);
-    self->registry = registry;
-    Py_INCREF(fn);
-    self->fn = fn;
     Py_INCREF(spec);
     self->spec = spec;
     Py_INCREF(fits);
     self->fits = fits;
     self->n = n;
     self->device = device;
-    self->by_buffer = by_buffer;
-    self->vectorcall = hotcallable_vectorcall;
     return (PyObject *)self;
 }
 
-static int
-hotcallable_traverse(HotCallable *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->slow);
-    Py_VISIT(self->session);
-    Py_VISIT(self->registry);
-    Py_VISIT(self->fn);
-    Py_VISIT(self->spec);
-    Py_VISIT(self->fits);
-    Py_VISIT(self->dict);
-    return 0;
-}
-
-static int
-hotcallable_clear(HotCallable *self)
-{
-    Py_CLEAR(self->slow);
-    Py_CLEAR(self->session);
-    Py_CLEAR(self->registry);
-    Py_CLEAR(self->fn);
-    Py_CLEAR(self->spec);
-    Py_CLEAR(self->fits);
-    Py_CLEAR(self->dict);
-    return 0;
-}
-
-static void
-hotcallable_dealloc(HotCallable *self)
-{
-    PyObject_GC_UnTrack(self);
-    hotcallable_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
 static PyMemberDef hotcallable_members[] = {
-    {"__wrapped__", T_OBJECT, offsetof(HotCallable, slow), READONLY, "the Python callable (the reference path)"},
-    {"__dictoffset__", T_PYSSIZET, offsetof(HotCallable, dict), READONLY, NULL},
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(HotCallable, vectorcall), READONLY, NULL},
+    {"__wrapped__", T_OBJECT, offsetof(Wrapper, slow), READONLY, "the Python callable (the reference path)"},
+    {"__dictoffset__", T_PYSSIZET, offsetof(Wrapper, dict), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Wrapper, vectorcall), READONLY, NULL},
     {NULL},
 };
 
@@ -607,15 +626,15 @@ static PyTypeObject HotCallableType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "jaxsess._hot.HotCallable",
     .tp_doc = "A make_callable function whose common calls run in C; others call the wrapped Python callable.",
-    .tp_basicsize = sizeof(HotCallable),
+    .tp_basicsize = sizeof(Wrapper),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_new = hotcallable_new,
-    .tp_dealloc = (destructor)hotcallable_dealloc,
-    .tp_traverse = (traverseproc)hotcallable_traverse,
-    .tp_clear = (inquiry)hotcallable_clear,
+    .tp_dealloc = (destructor)wrapper_dealloc,
+    .tp_traverse = (traverseproc)wrapper_traverse,
+    .tp_clear = (inquiry)wrapper_clear,
     .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(HotCallable, vectorcall),
-    .tp_dictoffset = offsetof(HotCallable, dict),
+    .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
+    .tp_dictoffset = offsetof(Wrapper, dict),
     .tp_members = hotcallable_members,
     .tp_getset = dict_getset,
     .tp_getattro = PyObject_GenericGetAttr,
@@ -1034,25 +1053,12 @@ configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
  * BaseSession.jit's `call`, for positional calls: the calling thread is
  * registered in the registry's in-flight list (close() waits for it), the
  * closed checks, the safe point, the jitted call (an Exception goes through
- * the session's translation: raise_translated), and the adoption of the
+ * the session's _raise_translated), and the adoption of the
  * result (adopt_outputs' inlined case for one fresh array, else
  * adopt_outputs itself). A call with keyword arguments, or on a closed
  * session, calls the Python function (the reference). */
 
-static PyObject *g_raise_translated; /* raise_translated(session, err): raises err or its translation */
-static PyObject *s_inflight;
-
-typedef struct {
-    PyObject_HEAD
-    PyObject *slow;     /* the Python function (the reference path) */
-    PyObject *session;
-    PyObject *registry;
-    PyObject *jitted;
-    PyObject *dict;
-    PyObject *weaklist;
-    int by_buffer;
-    vectorcallfunc vectorcall;
-} SessionJit;
+static PyObject *s_inflight, *s_raise_translated;
 
 /* Removes the last occurrence of `me` from `inflight` (list.remove of a
  * multiset: which one does not matter), keeping any exception set. */
@@ -1084,9 +1090,9 @@ leave_inflight(PyObject *inflight, PyObject *me)
 static PyObject *
 sessionjit_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    SessionJit *self = (SessionJit *)op;
+    Wrapper *self = (Wrapper *)op;
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-    if (!g_registry_configured || g_raise_translated == NULL || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0))
+    if (!g_registry_configured || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0))
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
     PyObject *inflight = PyObject_GetAttr(self->registry, s_inflight);
     if (inflight == NULL)
@@ -1112,16 +1118,16 @@ sessionjit_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObje
     }
     if (call_safe_point(self->registry) < 0)
         goto leave;
-    out = PyObject_Vectorcall(self->jitted, args, (size_t)n, NULL);
+    out = PyObject_Vectorcall(self->fn, args, (size_t)n, NULL);
     if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_Exception)) {
             PyObject *err = take_exception();
             if (err != NULL) {
-                PyObject *r = PyObject_CallFunctionObjArgs(g_raise_translated, self->session, err, NULL);
+                PyObject *r = PyObject_CallMethodOneArg(self->session, s_raise_translated, err);
                 Py_XDECREF(r); /* it always raises */
                 Py_DECREF(err);
                 if (r != NULL)
-                    PyErr_SetString(PyExc_SystemError, "jaxsess._hot: raise_translated returned");
+                    PyErr_SetString(PyExc_SystemError, "jaxsess._hot: _raise_translated returned");
             }
         }
         goto leave;
@@ -1146,52 +1152,7 @@ sessionjit_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOp:SessionJit", kwlist, &slow, &session, &registry, &jitted,
                                      &by_buffer))
         return NULL;
-    SessionJit *self = (SessionJit *)type->tp_alloc(type, 0);
-    if (self == NULL)
-        return NULL;
-    Py_INCREF(slow);
-    self->slow = slow;
-    Py_INCREF(session);
-    self->session = session;
-    Py_INCREF(registry);
-    self->registry = registry;
-    Py_INCREF(jitted);
-    self->jitted = jitted;
-    self->by_buffer = by_buffer;
-    self->vectorcall = sessionjit_vectorcall;
-    return (PyObject *)self;
-}
-
-static int
-sessionjit_traverse(SessionJit *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->slow);
-    Py_VISIT(self->session);
-    Py_VISIT(self->registry);
-    Py_VISIT(self->jitted);
-    Py_VISIT(self->dict);
-    return 0;
-}
-
-static int
-sessionjit_clear(SessionJit *self)
-{
-    Py_CLEAR(self->slow);
-    Py_CLEAR(self->session);
-    Py_CLEAR(self->registry);
-    Py_CLEAR(self->jitted);
-    Py_CLEAR(self->dict);
-    return 0;
-}
-
-static void
-sessionjit_dealloc(SessionJit *self)
-{
-    PyObject_GC_UnTrack(self);
-    if (self->weaklist != NULL)
-        PyObject_ClearWeakRefs((PyObject *)self);
-    sessionjit_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    return (PyObject *)wrapper_new(type, sessionjit_vectorcall, slow, session, registry, jitted, by_buffer);
 }
 
 static PyObject *
@@ -1206,21 +1167,21 @@ sessionjit_get(PyObject *self, PyObject *obj, PyObject *type)
 }
 
 static PyObject *
-sessionjit_get_jitted(SessionJit *self, void *closure)
+sessionjit_get_jitted(Wrapper *self, void *closure)
 {
-    Py_INCREF(self->jitted);
-    return self->jitted;
+    Py_INCREF(self->fn);
+    return self->fn;
 }
 
 static int
-sessionjit_set_jitted(SessionJit *self, PyObject *value, void *closure)
+sessionjit_set_jitted(Wrapper *self, PyObject *value, void *closure)
 {
     if (value == NULL || !PyCallable_Check(value)) {
         PyErr_SetString(PyExc_TypeError, "_jitted must be a callable");
         return -1;
     }
     Py_INCREF(value);
-    Py_SETREF(self->jitted, value);
+    Py_SETREF(self->fn, value);
     return 0;
 }
 
@@ -1232,10 +1193,10 @@ static PyGetSetDef sessionjit_getset[] = {
 };
 
 static PyMemberDef sessionjit_members[] = {
-    {"_python", T_OBJECT, offsetof(SessionJit, slow), READONLY, "the Python function (the reference path)"},
-    {"__dictoffset__", T_PYSSIZET, offsetof(SessionJit, dict), READONLY, NULL},
-    {"__weaklistoffset__", T_PYSSIZET, offsetof(SessionJit, weaklist), READONLY, NULL},
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(SessionJit, vectorcall), READONLY, NULL},
+    {"_python", T_OBJECT, offsetof(Wrapper, slow), READONLY, "the Python function (the reference path)"},
+    {"__dictoffset__", T_PYSSIZET, offsetof(Wrapper, dict), READONLY, NULL},
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(Wrapper, weaklist), READONLY, NULL},
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Wrapper, vectorcall), READONLY, NULL},
     {NULL},
 };
 
@@ -1243,34 +1204,22 @@ static PyTypeObject SessionJitType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "jaxsess._hot.SessionJit",
     .tp_doc = "A session.jit function: positional calls run in C; others call the wrapped Python function.",
-    .tp_basicsize = sizeof(SessionJit),
+    .tp_basicsize = sizeof(Wrapper),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
     .tp_new = sessionjit_new,
-    .tp_dealloc = (destructor)sessionjit_dealloc,
-    .tp_traverse = (traverseproc)sessionjit_traverse,
-    .tp_clear = (inquiry)sessionjit_clear,
+    .tp_dealloc = (destructor)wrapper_dealloc,
+    .tp_traverse = (traverseproc)wrapper_traverse,
+    .tp_clear = (inquiry)wrapper_clear,
     .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(SessionJit, vectorcall),
+    .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
     .tp_descr_get = sessionjit_get,
-    .tp_dictoffset = offsetof(SessionJit, dict),
-    .tp_weaklistoffset = offsetof(SessionJit, weaklist),
+    .tp_dictoffset = offsetof(Wrapper, dict),
+    .tp_weaklistoffset = offsetof(Wrapper, weaklist),
     .tp_members = sessionjit_members,
     .tp_getset = sessionjit_getset,
     .tp_getattro = PyObject_GenericGetAttr,
     .tp_setattro = PyObject_GenericSetAttr,
 };
-
-static PyObject *
-configure_jit(PyObject *module, PyObject *args, PyObject *kwds)
-{
-    PyObject *raise_translated;
-    static char *kwlist[] = {"raise_translated", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O:configure_jit", kwlist, &raise_translated))
-        return NULL;
-    Py_INCREF(raise_translated);
-    Py_XSETREF(g_raise_translated, raise_translated);
-    Py_RETURN_NONE;
-}
 
 /* -- the module ---------------------------------------------------------------------- */
 
@@ -1329,8 +1278,6 @@ static PyMethodDef hot_methods[] = {
     {"configure_registry", (PyCFunction)(void (*)(void))configure_registry, METH_VARARGS | METH_KEYWORDS,
      "configure_registry(*, nbytes_cache, perf_counter, max_age, concrete): what SafePoint and SessionJit use "
      "(concrete: the set of concrete jax.Array types); until it is called they call the Python code."},
-    {"configure_jit", (PyCFunction)(void (*)(void))configure_jit, METH_VARARGS | METH_KEYWORDS,
-     "configure_jit(*, raise_translated): the function SessionJit raises a call's error through."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1382,6 +1329,7 @@ PyInit__hot(void)
     INTERN(s_pinned, "_pinned");
     INTERN(s_collect_at, "_collect_at");
     INTERN(s_inflight, "inflight");
+    INTERN(s_raise_translated, "_raise_translated");
     if ((g_empty_tuple = PyTuple_New(0)) == NULL)
         return NULL;
     if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&HotCallableType) < 0 || PyType_Ready(&SafePointType) < 0

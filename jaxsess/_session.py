@@ -18,7 +18,7 @@ import threading
 import warnings
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, Generic, NoReturn, ParamSpec, Protocol, TypeVar, overload
 
 import jax
 from jax import tree_util
@@ -78,16 +78,6 @@ class SessionJitDecorator(Protocol):
 
 def _closed_error() -> RuntimeError:
     return RuntimeError(CLOSED_SESSION_MESSAGE)
-
-
-def _raise_translated(session: BaseSession, err: Exception) -> None:
-    """Raises ``err`` from a device call, or the error it means (see
-    ``BaseSession._translate``) from it: what a ``session.jit`` function's
-    call raises (the C function hands its call's error here)."""
-    translated = session._translate(err)
-    if translated is err:
-        raise err
-    raise translated from err
 
 
 def _release_unclosed(registry: OwnershipRegistry, label: str | None, session_ref: Any = None) -> None:
@@ -266,10 +256,7 @@ class BaseSession:
                 try:
                     out = jitted(*args, **kwargs)
                 except Exception as e:
-                    err = session._translate(e)
-                    if err is e:
-                        raise
-                    raise err from e
+                    session._raise_translated(e)
                 # the one adoption rule (its one-fresh-array case is inlined there)
                 adopt(out, (args, kwargs) if kwargs else args, by_buffer=by_buffer)
             finally:
@@ -293,6 +280,15 @@ class BaseSession:
         if self._closed:
             return _closed_error()
         return self._registry.exhausted_error(e) or e
+
+    def _raise_translated(self, e: Exception) -> NoReturn:
+        """Raises the error of :meth:`_translate` for ``e`` (from ``e``), or
+        ``e`` itself: what every device call of the session raises when it
+        fails (the C hot paths hand their call's error here too)."""
+        err = self._translate(e)
+        if err is e:
+            raise e
+        raise err from e
 
     def track(self, tree: _T) -> _T:
         """Adopts every ``jax.Array`` leaf of ``tree``; returns ``tree`` unchanged.
@@ -473,6 +469,3 @@ def get_default_session() -> Any:
     stack = _context.session_stack()
     return stack[-1] if stack else None
 
-
-if _c_hot is not None:
-    _c_hot.configure_jit(raise_translated=_raise_translated)

@@ -273,6 +273,10 @@ class Session(BaseSession):
         cfg = self._config
         # Plans, least recently used first; see _lookup.
         self._plans: OrderedDict[Any, _Entry] = OrderedDict()
+        # (fetch, feed keys, entry) of the plan the C hot path ran last and
+        # moved to the LRU end (jaxsess/_hot.c); any other change of _plans
+        # resets it, so a repeated run skips the key, the lookup and the move.
+        self._last_hit: tuple[Any, ...] | None = None
         self._plan_cache_size = max(1, int(cfg.plan_cache_size))
         self._log_compiles = bool(cfg.log_compilations) or os.environ.get("JAXSESS_LOG_COMPILES", "") not in (
             "", "0", "false", "False")
@@ -344,6 +348,7 @@ class Session(BaseSession):
             for entry in list(self._plans.values()):
                 _clear_caches(entry)
             self._plans.clear()
+            self._last_hit = None
             self._traces.clear()
         with self._state_lock:
             self._state.clear()
@@ -425,6 +430,7 @@ class Session(BaseSession):
                     plans.move_to_end(key)
                 except KeyError:  # evicted meanwhile by another thread
                     pass
+                self._last_hit = None
                 vals = args if entry.fits(args) else feed_values(entry.feeds, args)
                 try:  # _call_flat, inlined
                     out = fn(*vals)
@@ -478,6 +484,7 @@ class Session(BaseSession):
                 plans.move_to_end(key)
             except KeyError:  # evicted meanwhile by another thread
                 pass
+            self._last_hit = None
         else:
             if rebuild is None and fetches._op._graph is not graph:
                 raise ValueError(
@@ -590,6 +597,7 @@ class Session(BaseSession):
         with self._plan_lock:
             self._check_open()
             plans = self._plans
+            self._last_hit = None
             plans[key] = entry
             while len(plans) > self._plan_cache_size:
                 _, old = plans.popitem(last=False)

@@ -41,7 +41,7 @@ static PyObject *g_flat_failed; /* _flat_failed(session, fn, vals, err) */
 static Py_ssize_t g_i_fits, g_i_spec, g_i_direct_one, g_i_by_buffer, g_i_max;
 static int g_configured;
 
-static PyObject *s_closed, *s_drop_variants, *s_multiprocess, *s_plans, *s_registry, *s_device_fetches;
+static PyObject *s_closed, *s_drop_variants, *s_multiprocess, *s_plans, *s_registry, *s_device_fetches, *s_last_hit;
 static PyObject *s_safe_point, *s_move_to_end, *s_pending, *s_reject_late, *s_adopt_outputs;
 static PyObject *s_dtype, *s_shape, *s_ndim, *s_by_buffer;
 static PyObject *g_empty_tuple;
@@ -269,14 +269,53 @@ call_safe_point(PyObject *registry)
     return 0;
 }
 
+/* The feed values of `feed` (a dict of n items) in a new tuple, in its
+ * iteration order; *same_keys: whether its keys are, in order, the very
+ * objects of the tuple `keys` (NULL: not asked). NULL: error, or a dict
+ * changed under the iteration (*changed set, no error). */
+static PyObject *
+feed_vals(PyObject *feed, Py_ssize_t n, PyObject *keys, int *same_keys, int *changed)
+{
+    PyObject *vals = PyTuple_New(n);
+    *changed = 0;
+    if (same_keys != NULL)
+        *same_keys = keys != NULL && PyTuple_CheckExact(keys) && PyTuple_GET_SIZE(keys) == n;
+    if (vals == NULL || n == 0)
+        return vals;
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *k, *v;
+    while (i < n && PyDict_Next(feed, &pos, &k, &v)) {
+        if (same_keys != NULL && *same_keys && PyTuple_GET_ITEM(keys, i) != k)
+            *same_keys = 0;
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(vals, i, v);
+        i++;
+    }
+    if (i != n) {
+        Py_DECREF(vals);
+        *changed = 1;
+        return NULL;
+    }
+    return vals;
+}
+
 /* Session.run(fetches, feed_dict) on a cache hit. Returns 0 when the call is
  * not the common case (nothing done: the caller runs the Python method), 1
- * when done (*result: the value, or NULL with an exception set). */
+ * when done (*result: the value, or NULL with an exception set).
+ *
+ * The session's _last_hit, (fetch, feed keys, entry), is the plan this path
+ * ran last and moved to the LRU end; every Python change of the plan cache
+ * (a store, an eviction, another plan moved to the end, close) sets it to
+ * None. A call with that fetch and the same feed keys (the same objects, in
+ * the same order) therefore has that plan-cache key, its entry is still
+ * cached and already last: no key to build, hash and compare, nothing to
+ * move. */
 static int
 hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
 {
-    int r, fit;
+    int r, fit, changed, same = 0;
     PyObject *keys = NULL, *vals = NULL, *key = NULL, *plans = NULL, *entry = NULL, *registry = NULL;
+    PyObject *last = NULL;
     *result = NULL;
     if ((PyObject *)Py_TYPE(fetches) != g_tensor || PySet_GET_SIZE(g_host_data) != 0)
         return 0;
@@ -286,42 +325,51 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
         || (r = attr_true(session, s_multiprocess)) != 0)
         goto out_r;
     Py_ssize_t n = feed == Py_None ? 0 : PyDict_GET_SIZE(feed);
-    keys = PyTuple_New(n);
-    vals = PyTuple_New(n);
-    if (keys == NULL || vals == NULL)
+    if ((last = PyObject_GetAttr(session, s_last_hit)) == NULL)
         goto error;
-    if (n) {
+    if (PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) == 3 && PyTuple_GET_ITEM(last, 0) == fetches) {
+        vals = feed_vals(feed, n, PyTuple_GET_ITEM(last, 1), &same, &changed);
+        if (vals == NULL)
+            goto changed_or_error;
+    }
+    if (same) {
+        entry = PyTuple_GET_ITEM(last, 2);
+        Py_INCREF(entry);
+    }
+    else {
+        if (vals == NULL && (vals = feed_vals(feed, n, NULL, NULL, &changed)) == NULL)
+            goto changed_or_error;
+        if ((keys = PyTuple_New(n)) == NULL)
+            goto error;
         Py_ssize_t pos = 0, i = 0;
         PyObject *k, *v;
         while (i < n && PyDict_Next(feed, &pos, &k, &v)) {
             Py_INCREF(k);
-            Py_INCREF(v);
             PyTuple_SET_ITEM(keys, i, k);
-            PyTuple_SET_ITEM(vals, i, v);
             i++;
         }
         if (i != n)
             goto miss;
-    }
-    PyObject *fetch1 = PyTuple_Pack(1, fetches);
-    if (fetch1 == NULL)
-        goto error;
-    key = PyTuple_Pack(2, fetch1, keys);
-    Py_DECREF(fetch1);
-    if (key == NULL)
-        goto error;
-    plans = PyObject_GetAttr(session, s_plans);
-    if (plans == NULL)
-        goto error;
-    if (!PyDict_Check(plans))
-        goto miss;
-    entry = PyDict_GetItemWithError(plans, key);
-    if (entry == NULL) {
-        if (PyErr_Occurred())
+        PyObject *fetch1 = PyTuple_Pack(1, fetches);
+        if (fetch1 == NULL)
             goto error;
-        goto miss;
+        key = PyTuple_Pack(2, fetch1, keys);
+        Py_DECREF(fetch1);
+        if (key == NULL)
+            goto error;
+        plans = PyObject_GetAttr(session, s_plans);
+        if (plans == NULL)
+            goto error;
+        if (!PyDict_Check(plans))
+            goto miss;
+        entry = PyDict_GetItemWithError(plans, key);
+        if (entry == NULL) {
+            if (PyErr_Occurred())
+                goto error;
+            goto miss;
+        }
+        Py_INCREF(entry); /* another thread may evict it while Python code runs */
     }
-    Py_INCREF(entry); /* another thread may evict it while Python code runs */
     if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) <= g_i_max)
         goto miss;
     PyObject *fn = PyTuple_GET_ITEM(entry, g_i_direct_one);
@@ -336,13 +384,23 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     registry = PyObject_GetAttr(session, s_registry);
     if (registry == NULL || call_safe_point(registry) < 0)
         goto error;
-    PyObject *moved = PyObject_CallMethodOneArg(plans, s_move_to_end, key);
-    if (moved == NULL) {
-        if (!PyErr_ExceptionMatches(PyExc_KeyError)) /* KeyError: evicted meanwhile by another thread */
-            goto error;
-        PyErr_Clear();
+    if (!same) {
+        PyObject *moved = PyObject_CallMethodOneArg(plans, s_move_to_end, key);
+        if (moved == NULL) {
+            if (!PyErr_ExceptionMatches(PyExc_KeyError)) /* KeyError: evicted meanwhile by another thread */
+                goto error;
+            PyErr_Clear();
+        }
+        else {
+            Py_DECREF(moved);
+            PyObject *hit = PyTuple_Pack(3, fetches, keys, entry);
+            if (hit == NULL || PyObject_SetAttr(session, s_last_hit, hit) < 0) {
+                Py_XDECREF(hit);
+                goto error;
+            }
+            Py_DECREF(hit);
+        }
     }
-    Py_XDECREF(moved);
     int device = attr_true(session, s_device_fetches);
     int by_buffer = PyObject_IsTrue(PyTuple_GET_ITEM(entry, g_i_by_buffer));
     if (device < 0 || by_buffer < 0)
@@ -352,6 +410,9 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     Py_DECREF(fn);
     r = 1;
     goto out;
+changed_or_error: /* a feed dict changed under the iteration: the Python path */
+    if (!changed)
+        goto error;
 miss:
     r = 0;
     goto out;
@@ -364,6 +425,7 @@ out_r:
     else
         r = 1; /* an attribute error: report it */
 out:
+    Py_XDECREF(last);
     Py_XDECREF(keys);
     Py_XDECREF(vals);
     Py_XDECREF(key);
@@ -1302,6 +1364,7 @@ PyInit__hot(void)
     INTERN(s_drop_variants, "_drop_variants");
     INTERN(s_multiprocess, "_multiprocess");
     INTERN(s_plans, "_plans");
+    INTERN(s_last_hit, "_last_hit");
     INTERN(s_registry, "_registry");
     INTERN(s_device_fetches, "_device_fetches");
     INTERN(s_safe_point, "safe_point");

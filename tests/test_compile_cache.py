@@ -98,6 +98,42 @@ def test_plan_cache_is_lru_bounded(caplog: pytest.LogCaptureFixture) -> None:
         assert len(s._plans) == 2
 
 
+def test_repeated_runs_keep_the_lru_order_whichever_path_ran_between(caplog: pytest.LogCaptureFixture) -> None:
+    """A run repeated with the same fetch and feed keys skips building,
+    looking up and moving its plan-cache key (the C hot path's last hit,
+    ``jaxsess/_hot.c``); a run of another plan in between, by any path (a
+    cache hit of a list fetch, a store, an eviction), makes the next repeat
+    move its plan to the LRU end again. Values always follow the feed dict
+    given, also one in another key order (another cache key)."""
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.placeholder(tf.float32, [2], name="y")
+    a, b, c = x + y, x * y, x - y
+    xv, yv = np.array([1.0, 2.0], np.float32), np.array([3.0, 5.0], np.float32)
+    caplog.set_level(logging.INFO, logger="jaxsess")
+    with tf.Session(config=ConfigProto(log_compilations=True, plan_cache_size=2)) as s:
+
+        def order() -> list[tf.Tensor]:
+            return [key[0][0] for key in s._plans]
+
+        np.testing.assert_array_equal(s.run(a, {x: xv, y: yv}), xv + yv)
+        s.run([b], {x: xv, y: yv})
+        for scale in (1.0, 2.0, 3.0):  # the repeats: a fresh dict each time, the same keys
+            np.testing.assert_array_equal(s.run(a, {x: scale * xv, y: yv}), scale * xv + yv)
+        assert order() == [b, a]
+        np.testing.assert_array_equal(s.run([b], {x: xv, y: yv})[0], xv * yv)  # a hit through the Python path
+        assert order() == [a, b]
+        np.testing.assert_array_equal(s.run(a, {x: xv, y: yv}), xv + yv)
+        assert order() == [b, a]
+        np.testing.assert_array_equal(s.run(c, {x: xv, y: yv}), xv - yv)  # evicts b, the least recently used
+        assert order() == [a, c]
+        np.testing.assert_array_equal(s.run(a, {x: xv, y: yv}), xv + yv)
+        assert order() == [c, a]
+        assert len(compiles(caplog)) == 3
+        np.testing.assert_array_equal(s.run(a, {y: yv, x: xv}), xv + yv)  # another key order: another key
+        assert len(s._plans) == 2 and len(compiles(caplog)) == 3
+        np.testing.assert_array_equal(s.run(a, {y: 2 * yv, x: xv}), xv + 2 * yv)
+
+
 def test_recompile_warning_names_shapes(caplog: pytest.LogCaptureFixture) -> None:
     x = tf.placeholder(tf.float32, [None], name="x")
     total = tf.reduce_sum(x, name="total")

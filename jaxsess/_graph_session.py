@@ -165,6 +165,10 @@ class _Entry(NamedTuple):
         return values if self.fits(values) else feed_values(self.feeds, values)
 
 
+# The fetch leaves run() takes as they are, in a flat list (see _run).
+_PLAIN_LEAVES = frozenset((Tensor, Operation))
+
+
 def _clear_caches(entry: _Entry) -> None:
     """Frees the compiled executables of a plan cache entry."""
     plan = entry.plan
@@ -461,12 +465,21 @@ class Session(BaseSession):
         # strings, tf.data iterators (WeakSet.data: its set, no Python-level call when empty)
         if _HOST_GRAPHS.data and _host_run.needs_host_pass(graph):  # type: ignore[attr-defined]
             return _host_run.run(self, fetches, feed_dict, options, run_metadata)
-        if type(fetches) is Tensor:
+        # The common fetches (a tensor, an op, a flat list of distinct ones:
+        # ``run(train_op)``, ``run([train_op, loss])``) give their leaves and
+        # rebuild as Fetches would, unchecked: a key of another graph's
+        # elements never hits, and a miss checks them below.
+        kind = type(fetches)
+        rebuild: Callable[[Sequence[Any]], Any] | None
+        if kind is Tensor or kind is Operation:
             leaves: tuple[Any, ...] = (fetches,)
-            rebuild: Callable[[Sequence[Any]], Any] | None = None
+            rebuild = None
+        elif kind is list and set(map(type, fetches)) <= _PLAIN_LEAVES and len(set(fetches)) == len(fetches):
+            leaves, rebuild = tuple(fetches), list
         else:
             fm = Fetches(graph, fetches)
             leaves, rebuild = tuple(fm.leaves), fm.rebuild
+            kind = Fetches
         plans = self._plans
         # A key of the caller's own feed keys hits only when they are this
         # graph's tensors (the cache holds no other keys): nothing to resolve.
@@ -486,11 +499,13 @@ class Session(BaseSession):
                 pass
             self._last_hit = None
         else:
-            if rebuild is None and fetches._op._graph is not graph:
+            if kind is Tensor and fetches._op._graph is not graph:
                 raise ValueError(
                     f"Argument `fetch` = {fetches} cannot be interpreted as a Tensor. "
                     f"(Tensor {fetches} is not an element of this graph.)"
                 )
+            if kind is not Tensor and kind is not Fetches:
+                Fetches(graph, fetches)  # raises TF1's error for an element of another graph
             feed_keys, raw = feed_items(graph, feed_dict)
             # Feeds are checked before a plan is built or cached.
             vals = [feed_value(t, v) for t, v in zip(feed_keys, raw, strict=False)]

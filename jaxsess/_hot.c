@@ -1085,20 +1085,259 @@ static PyTypeObject SafePointType = {
     .tp_members = safepoint_members,
 };
 
+/* -- swap_pinned: a stateful run's variable writes -----------------------------------
+ *
+ * OwnershipRegistry.swap_pinned's common case, exactly as its Python code
+ * does it (_swap_pinned, the reference): fresh new state arrays (in no table,
+ * each once) whose sizes the id-keyed size cache holds, every old one deleted
+ * (donated to the run), an open registry with nothing pending and its lock
+ * free. The old arrays' pinned entries are dropped and counted freed, the new
+ * ones pinned and counted allocated, the live bytes and the peak updated.
+ * Anything else returns False before changing anything: the caller runs the
+ * Python code. */
+
+static PyObject *g_nbytes_of_cache; /* _resources._nbytes_of_cache: avals' ids -> (avals, sizes, total) */
+static PyObject *s_is_deleted;
+
+/* 1: every array of items[0..n) is deleted; 0: one is not; -1: error. */
+static int
+all_deleted(PyObject *const *items, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *r = PyObject_CallMethodNoArgs(items[i], s_is_deleted);
+        if (r == NULL)
+            return -1;
+        int t = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        if (t <= 0)
+            return t;
+    }
+    return 1;
+}
+
+/* The sizes of items[0..n) from the id-keyed cache: a borrowed (avals,
+ * sizes, total) entry, or NULL (not cached, or an error set). */
+static PyObject *
+cached_sizes(PyObject *const *items, Py_ssize_t n)
+{
+    PyObject *key = PyTuple_New(n);
+    if (key == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *aval = PyObject_GetAttr(items[i], s_aval);
+        PyObject *id = aval == NULL ? NULL : PyLong_FromVoidPtr(aval);
+        Py_XDECREF(aval); /* the array holds it: its id stays valid while the cache entry lives */
+        if (id == NULL) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(key, i, id);
+    }
+    PyObject *hit = PyDict_GetItemWithError(g_nbytes_of_cache, key);
+    Py_DECREF(key);
+    if (hit == NULL || !PyTuple_CheckExact(hit) || PyTuple_GET_SIZE(hit) != 3
+        || !PyTuple_CheckExact(PyTuple_GET_ITEM(hit, 1)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(hit, 1)) != n
+        || !PyLong_CheckExact(PyTuple_GET_ITEM(hit, 2)))
+        return NULL;
+    return hit;
+}
+
+/* The part of swap_common under the registry's lock: 1 done, 0 not the
+ * common case (nothing changed), -1 error. */
+static int
+swap_locked(PyObject *reg, PyObject *const *olds, PyObject *const *news, Py_ssize_t n, PyObject *sizes)
+{
+    int result = 0;
+    long long allocated, freed, live, peak, freed_bytes = 0, n_freed = 0;
+    PyObject *pinned = NULL, *owned = NULL, *pending = NULL, *ids = NULL;
+    int closed = attr_true(reg, s_closed);
+    if (closed != 0)
+        return closed < 0 ? -1 : 0;
+    if ((pinned = PyObject_GetAttr(reg, s_pinned)) == NULL || (owned = PyObject_GetAttr(reg, s_owned)) == NULL
+        || (pending = PyObject_GetAttr(reg, s_pending)) == NULL) {
+        result = -1;
+        goto done;
+    }
+    if (!PyDict_CheckExact(pinned) || !PyDict_CheckExact(owned) || !PyList_CheckExact(pending)
+        || PyList_GET_SIZE(pending) != 0)
+        goto done;
+    if ((ids = PyTuple_New(n)) == NULL) {
+        result = -1;
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        for (Py_ssize_t j = 0; j < i && n <= 64; j++)
+            if (news[j] == news[i])
+                goto done; /* an array written to two slots */
+        PyObject *id = PyLong_FromVoidPtr(news[i]);
+        if (id == NULL) {
+            result = -1;
+            goto done;
+        }
+        PyTuple_SET_ITEM(ids, i, id);
+        int known = PyDict_Contains(pinned, id);
+        if (known == 0)
+            known = PyDict_Contains(owned, id);
+        if (known != 0) {
+            result = known < 0 ? -1 : 0;
+            goto done;
+        }
+    }
+    if (n > 64) {
+        PyObject *distinct = PySet_New(ids);
+        if (distinct == NULL) {
+            result = -1;
+            goto done;
+        }
+        Py_ssize_t nd = PySet_GET_SIZE(distinct);
+        Py_DECREF(distinct);
+        if (nd != n)
+            goto done;
+    }
+    if (attr_ll(reg, s_allocated, &allocated) < 0 || attr_ll(reg, s_freed, &freed) < 0
+        || attr_ll(reg, s_live_bytes, &live) < 0 || attr_ll(reg, s_peak_bytes, &peak) < 0) {
+        result = -1;
+        goto done;
+    }
+    /* From here on the registry changes: errors are reported. */
+    result = 1;
+    for (Py_ssize_t i = 0; i < n; i++) { /* the olds' entries: freed (all are deleted) */
+        PyObject *id = PyLong_FromVoidPtr(olds[i]);
+        if (id == NULL) {
+            result = -1;
+            goto done;
+        }
+        PyObject *entry = PyDict_GetItemWithError(pinned, id);
+        if (entry != NULL && PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2) {
+            long long nb = PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 1));
+            if ((nb == -1 && PyErr_Occurred()) || PyDict_DelItem(pinned, id) < 0)
+                result = -1;
+            freed_bytes += nb;
+            n_freed++;
+        }
+        else if (PyErr_Occurred())
+            result = -1;
+        Py_DECREF(id);
+        if (result < 0)
+            goto done;
+    }
+    PyObject *nbs = PyTuple_GET_ITEM(sizes, 1);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *entry = PyTuple_Pack(2, news[i], PyTuple_GET_ITEM(nbs, i));
+        if (entry == NULL || PyDict_SetItem(pinned, PyTuple_GET_ITEM(ids, i), entry) < 0) {
+            Py_XDECREF(entry);
+            result = -1;
+            goto done;
+        }
+        Py_DECREF(entry);
+    }
+    long long total = PyLong_AsLongLong(PyTuple_GET_ITEM(sizes, 2));
+    if (total == -1 && PyErr_Occurred()) {
+        result = -1;
+        goto done;
+    }
+    live += total - freed_bytes;
+    if (live > peak)
+        peak = live;
+    if (set_ll(reg, s_allocated, allocated + n) < 0 || set_ll(reg, s_freed, freed + n_freed) < 0
+        || set_ll(reg, s_live_bytes, live) < 0 || set_ll(reg, s_peak_bytes, peak) < 0)
+        result = -1;
+done:
+    Py_XDECREF(pinned);
+    Py_XDECREF(owned);
+    Py_XDECREF(pending);
+    Py_XDECREF(ids);
+    return result;
+}
+
+static PyObject *
+swap_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "swap_pinned(registry, olds, news)");
+        return NULL;
+    }
+    PyObject *reg = args[0], *olds = args[1], *news = args[2];
+    if (!g_registry_configured || g_nbytes_of_cache == NULL || !(PyList_CheckExact(olds) || PyTuple_CheckExact(olds))
+        || !(PyList_CheckExact(news) || PyTuple_CheckExact(news)))
+        Py_RETURN_FALSE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(news);
+    if (PySequence_Fast_GET_SIZE(olds) != n || n == 0)
+        Py_RETURN_FALSE;
+    /* Python code may run below (is_deleted, a lock): work on a snapshot of both sequences. */
+    PyObject *o = PySequence_Tuple(olds), *nw = o == NULL ? NULL : PySequence_Tuple(news);
+    if (nw == NULL) {
+        Py_XDECREF(o);
+        return NULL;
+    }
+    PyObject *const *oi = ((PyTupleObject *)o)->ob_item, *const *ni = ((PyTupleObject *)nw)->ob_item;
+    int result = 0, got;
+    PyObject *lock = NULL, *r, *sizes;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (oi[i] == Py_None)
+            goto out; /* a slot written for the first time */
+    if ((sizes = cached_sizes(ni, n)) == NULL) {
+        result = PyErr_Occurred() ? -1 : 0;
+        goto out;
+    }
+    Py_INCREF(sizes);
+    if ((result = all_deleted(oi, n)) <= 0) { /* an old one outlives the run: the sweep frees it */
+        Py_DECREF(sizes);
+        goto out;
+    }
+    result = 0;
+    if ((lock = PyObject_GetAttr(reg, s_lock)) == NULL || (r = PyObject_CallMethodOneArg(lock, s_acquire, Py_False)) == NULL) {
+        Py_DECREF(sizes);
+        result = -1;
+        goto out;
+    }
+    got = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    if (got <= 0) { /* busy: the Python code waits for it */
+        Py_DECREF(sizes);
+        result = got;
+        goto out;
+    }
+    result = swap_locked(reg, oi, ni, n, sizes);
+    Py_DECREF(sizes);
+    {
+        PyObject *exc = take_exception(); /* release even while an error is set */
+        r = PyObject_CallMethodNoArgs(lock, s_release);
+        if (r == NULL) {
+            result = -1;
+            Py_XDECREF(exc);
+        }
+        else {
+            Py_DECREF(r);
+            give_exception(exc);
+        }
+    }
+out:
+    Py_XDECREF(lock);
+    Py_DECREF(o);
+    Py_DECREF(nw);
+    if (result < 0)
+        return NULL;
+    return PyBool_FromLong(result);
+}
+
 static PyObject *
 configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
 {
-    PyObject *nbytes_cache, *perf_counter, *concrete;
+    PyObject *nbytes_cache, *nbytes_of_cache, *perf_counter, *concrete;
     double max_age;
-    static char *kwlist[] = {"nbytes_cache", "perf_counter", "max_age", "concrete", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOdO:configure_registry", kwlist, &nbytes_cache, &perf_counter,
-                                     &max_age, &concrete))
+    static char *kwlist[] = {"nbytes_cache", "nbytes_of_cache", "perf_counter", "max_age", "concrete", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOdO:configure_registry", kwlist, &nbytes_cache, &nbytes_of_cache,
+                                     &perf_counter, &max_age, &concrete))
         return NULL;
-    if (!PyDict_Check(nbytes_cache) || !PyCallable_Check(perf_counter) || !PyAnySet_Check(concrete)) {
-        PyErr_SetString(PyExc_TypeError,
-                        "configure_registry: nbytes_cache must be a dict, perf_counter callable, concrete a set");
+    if (!PyDict_Check(nbytes_cache) || !PyDict_Check(nbytes_of_cache) || !PyCallable_Check(perf_counter)
+        || !PyAnySet_Check(concrete)) {
+        PyErr_SetString(PyExc_TypeError, "configure_registry: nbytes_cache and nbytes_of_cache must be dicts, "
+                                         "perf_counter callable, concrete a set");
         return NULL;
     }
+    Py_INCREF(nbytes_of_cache);
+    Py_XSETREF(g_nbytes_of_cache, nbytes_of_cache);
     Py_INCREF(concrete);
     Py_XSETREF(g_concrete, concrete);
     Py_INCREF(nbytes_cache);
@@ -1338,8 +1577,12 @@ static PyMethodDef hot_methods[] = {
      "i_by_buffer): the objects and cache-entry field indices the hot paths use; until it is called every "
      "call takes the Python path."},
     {"configure_registry", (PyCFunction)(void (*)(void))configure_registry, METH_VARARGS | METH_KEYWORDS,
-     "configure_registry(*, nbytes_cache, perf_counter, max_age, concrete): what SafePoint and SessionJit use "
-     "(concrete: the set of concrete jax.Array types); until it is called they call the Python code."},
+     "configure_registry(*, nbytes_cache, nbytes_of_cache, perf_counter, max_age, concrete): what SafePoint, "
+     "swap_pinned and SessionJit use (concrete: the set of concrete jax.Array types); until it is called they "
+     "call the Python code."},
+    {"swap_pinned", (PyCFunction)(void (*)(void))swap_common, METH_FASTCALL,
+     "swap_pinned(registry, olds, news) -> bool: OwnershipRegistry.swap_pinned's common case (every old array "
+     "deleted, fresh new ones of cached sizes, nothing pending); False: not that case, nothing changed."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1390,6 +1633,7 @@ PyInit__hot(void)
     INTERN(s_peak_bytes, "_peak_bytes");
     INTERN(s_aval, "aval");
     INTERN(s_pinned, "_pinned");
+    INTERN(s_is_deleted, "is_deleted");
     INTERN(s_collect_at, "_collect_at");
     INTERN(s_inflight, "inflight");
     INTERN(s_raise_translated, "_raise_translated");

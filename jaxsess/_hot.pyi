@@ -1,6 +1,6 @@
 """Types of the C extension ``jaxsess._hot`` (see ``_hot.c``)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 class HotRun:
@@ -44,8 +44,14 @@ class SafePoint:
     def __call__(self) -> None: ...
 
 def configure_registry(
-    *, nbytes_cache: dict[Any, int], perf_counter: Callable[[], float], max_age: float, concrete: set[type]
+    *,
+    nbytes_cache: dict[Any, int],
+    nbytes_of_cache: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[int, ...], int]],
+    perf_counter: Callable[[], float],
+    max_age: float,
+    concrete: set[type],
 ) -> None: ...
+def swap_pinned(registry: Any, olds: Sequence[Any], news: Sequence[Any], /) -> bool: ...
 
 class SessionJit:
     _python: Callable[..., Any]

@@ -376,9 +376,11 @@ _IDLE_INTERVAL_S = 0.02
 _SAFE_POINT_MAX_AGE_S = 0.01  # ON_SAFE_POINTS: sweep at least this often while calls come
 _MAX_INTERVAL_S = 0.05
 
+_c_swap_pinned = None if _c_hot is None else _c_hot.swap_pinned
 if _c_hot is not None:
     _c_hot.configure_registry(
         nbytes_cache=_nbytes_cache,
+        nbytes_of_cache=_nbytes_of_cache,
         perf_counter=time.perf_counter,
         max_age=_SAFE_POINT_MAX_AGE_S,
         concrete=_concrete_types,
@@ -611,14 +613,21 @@ class OwnershipRegistry:
         to the run), else moved to the swept set (still referenced elsewhere,
         e.g. by ``variable_value``). One lock acquisition per run.
 
-        The common case — fresh ``news``, every pinned old donated — is a
-        fixed number of C-level passes (``map``, ``dict.update``), no Python
-        code per array: a training step's cost does not grow in Python with
-        its number of variables. Anything else takes the per-array path.
+        The common case — fresh ``news``, every pinned old donated — runs in
+        C when the extension is built (``jaxsess._hot.swap_pinned``, an exact
+        copy of :meth:`_swap_pinned`'s first branch), else in a fixed number
+        of C-level passes (``map``, ``dict.update``): no Python code per
+        array, a training step's cost does not grow in Python with its number
+        of variables. Anything else takes the per-array path.
 
         Raises:
           RuntimeError: the registry is closed.
         """
+        if _c_swap_pinned is None or not _c_swap_pinned(self, olds, news):
+            self._swap_pinned(olds, news)
+
+    def _swap_pinned(self, olds: Sequence[Any], news: Sequence[Any]) -> None:
+        # swap_pinned in Python: the reference of the C common case, and every other case.
         with self._lock:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")

@@ -690,3 +690,80 @@ def test_c_safe_point_matches_python(strategy: ResourceCleanupStrategy, limit: i
             reg.close()
 
     check()
+
+
+_SWAP_SHAPES = [(3,), (5,), (2, 2), (4,)]
+_fresh_state = jax.jit(lambda i: tuple(jnp.zeros(s, jnp.float32) + i for s in _SWAP_SHAPES))
+
+
+@pytest.mark.skipif(jaxsess._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+def test_c_swap_pinned_matches_python() -> None:
+    """Random sequences of a stateful run's variable writes (old arrays
+    donated or not, a slot written for the first time, one array written to
+    two slots, an adopted array pending, a closed registry): a registry whose
+    swaps take the C common case (``jaxsess._hot.swap_pinned``) and one that
+    runs the Python method it copies end every step with the same counters,
+    tables and deleted arrays; the C case is taken at least once."""
+    from hypothesis import HealthCheck, given, settings, strategies as st
+
+    from jaxsess import _resources
+
+    n = len(_SWAP_SHAPES)
+    steps_st = st.lists(
+        st.tuples(
+            st.lists(st.booleans(), min_size=n, max_size=n),  # which olds the run donated (deleted)
+            st.sampled_from(["plain", "plain", "first_write", "twice", "pending", "keep_old"]),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+    taken: list[bool] = []
+    c_swap = _resources._c_swap_pinned
+    assert c_swap is not None
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(steps_st)
+    def check(steps: list[tuple[list[bool], str]]) -> None:
+        regs = [_quiet_registry(ResourceCleanupStrategy.ON_SESSION_CLOSE, None) for _ in range(2)]
+        state: list[list[Any]] = [list(_fresh_state(0)) for _ in regs]
+        for reg, arrs in zip(regs, state, strict=True):
+            for a in arrs:
+                reg.pin(a)
+        held: list[list[Any]] = [[], []]  # the caller's references (olds not donated, pending arrays)
+        for k, (donated, case) in enumerate(steps, start=1):
+            for i, reg in enumerate(regs):
+                olds: list[Any] = list(state[i])
+                news = list(_fresh_state(k))
+                for old, gone in zip(olds, donated, strict=True):
+                    if gone:
+                        old.delete()
+                    else:
+                        held[i].append(old)
+                if case == "first_write":
+                    olds[0] = None
+                elif case == "twice":
+                    news[1] = news[0]
+                elif case == "pending":
+                    extra = jnp.ones(3) + i
+                    reg.adopt_outputs(extra)
+                    held[i].append(extra)
+                elif case == "keep_old":
+                    news[2] = olds[2] if olds[2] is not None and not olds[2].is_deleted() else news[2]
+                if i == 0:
+                    taken.append(bool(c_swap(reg, olds, news)))
+                    if not taken[-1]:
+                        reg._swap_pinned(olds, news)
+                else:
+                    reg._swap_pinned(olds, news)
+                state[i] = news
+            assert _registry_state(regs[0]) == _registry_state(regs[1]), (case, donated, steps)
+            assert len(regs[0]._pinned) == len(regs[1]._pinned)
+            assert [a.is_deleted() for a in held[0]] == [a.is_deleted() for a in held[1]]
+        for reg in regs:
+            reg.close()
+            with pytest.raises(RuntimeError, match="closed Session"):
+                reg.swap_pinned([None], [jnp.zeros(3)])
+            assert not c_swap(reg, [jnp.zeros(3)], [jnp.zeros(3)])
+
+    check()
+    assert any(taken) and not all(taken)

@@ -430,11 +430,7 @@ class Session(BaseSession):
                 and not (_HOST_GRAPHS.data and _host_run.needs_host_pass(self._graph))  # type: ignore[attr-defined]
             ):
                 self._registry.safe_point()
-                try:  # LRU order; not contextlib.suppress: this is the hot path
-                    plans.move_to_end(key)
-                except KeyError:  # evicted meanwhile by another thread
-                    pass
-                self._last_hit = None
+                self._mark_used(key)
                 vals = args if entry.fits(args) else feed_values(entry.feeds, args)
                 try:  # _call_flat, inlined
                     out = fn(*vals)
@@ -471,6 +467,7 @@ class Session(BaseSession):
         # elements never hits, and a miss checks them below.
         kind = type(fetches)
         rebuild: Callable[[Sequence[Any]], Any] | None
+        checked = False  # whether Fetches resolved them (names, nesting) and checked their graph
         if kind is Tensor or kind is Operation:
             leaves: tuple[Any, ...] = (fetches,)
             rebuild = None
@@ -478,8 +475,7 @@ class Session(BaseSession):
             leaves, rebuild = tuple(fetches), list
         else:
             fm = Fetches(graph, fetches)
-            leaves, rebuild = tuple(fm.leaves), fm.rebuild
-            kind = Fetches
+            leaves, rebuild, checked = tuple(fm.leaves), fm.rebuild, True
         plans = self._plans
         # A key of the caller's own feed keys hits only when they are this
         # graph's tensors (the cache holds no other keys): nothing to resolve.
@@ -493,18 +489,9 @@ class Session(BaseSession):
             entry = None
         if entry is not None:
             vals = entry.feed_values(tuple(feed_dict.values())) if feed_dict else ()
-            try:  # LRU order; not contextlib.suppress: this is the hot path
-                plans.move_to_end(key)
-            except KeyError:  # evicted meanwhile by another thread
-                pass
-            self._last_hit = None
+            self._mark_used(key)
         else:
-            if kind is Tensor and fetches._op._graph is not graph:
-                raise ValueError(
-                    f"Argument `fetch` = {fetches} cannot be interpreted as a Tensor. "
-                    f"(Tensor {fetches} is not an element of this graph.)"
-                )
-            if kind is not Tensor and kind is not Fetches:
+            if not checked:
                 Fetches(graph, fetches)  # raises TF1's error for an element of another graph
             feed_keys, raw = feed_items(graph, feed_dict)
             # Feeds are checked before a plan is built or cached.
@@ -540,6 +527,16 @@ class Session(BaseSession):
         same call in every process), see ``fetch_local_shards``."""
         local = self._fetch_local_shards
         return [_distributed.host_value(v, local=local) for v in results]
+
+    def _mark_used(self, key: Any) -> None:
+        """Moves a plan-cache hit to the LRU end (gone: evicted meanwhile by
+        another thread) and forgets the C hot path's last hit, which is no
+        longer the most recently used."""
+        try:  # not contextlib.suppress: a cache hit's path
+            self._plans.move_to_end(key)
+        except KeyError:
+            pass
+        self._last_hit = None
 
     def _lookup(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> _Entry:
         """The plan cache entry for ``key`` = (fetch leaves, feeds in the

@@ -269,34 +269,45 @@ call_safe_point(PyObject *registry)
     return 0;
 }
 
-/* The feed values of `feed` (a dict of n items) in a new tuple, in its
- * iteration order; *same_keys: whether its keys are, in order, the very
- * objects of the tuple `keys` (NULL: not asked). NULL: error, or a dict
- * changed under the iteration (*changed set, no error). */
-static PyObject *
-feed_vals(PyObject *feed, Py_ssize_t n, PyObject *keys, int *same_keys, int *changed)
+/* The keys and the values of `feed` (None, or a dict of n items) in two new
+ * tuples, in its iteration order: 1; 0 when the dict changed under the
+ * iteration (nothing made); -1 error. */
+static int
+split_feed(PyObject *feed, Py_ssize_t n, PyObject **keys, PyObject **vals)
 {
-    PyObject *vals = PyTuple_New(n);
-    *changed = 0;
-    if (same_keys != NULL)
-        *same_keys = keys != NULL && PyTuple_CheckExact(keys) && PyTuple_GET_SIZE(keys) == n;
-    if (vals == NULL || n == 0)
-        return vals;
+    *keys = PyTuple_New(n);
+    *vals = *keys == NULL ? NULL : PyTuple_New(n);
+    if (*vals == NULL) {
+        Py_CLEAR(*keys);
+        return -1;
+    }
     Py_ssize_t pos = 0, i = 0;
     PyObject *k, *v;
     while (i < n && PyDict_Next(feed, &pos, &k, &v)) {
-        if (same_keys != NULL && *same_keys && PyTuple_GET_ITEM(keys, i) != k)
-            *same_keys = 0;
+        Py_INCREF(k);
+        PyTuple_SET_ITEM(*keys, i, k);
         Py_INCREF(v);
-        PyTuple_SET_ITEM(vals, i, v);
+        PyTuple_SET_ITEM(*vals, i, v);
         i++;
     }
-    if (i != n) {
-        Py_DECREF(vals);
-        *changed = 1;
-        return NULL;
-    }
-    return vals;
+    if (i == n)
+        return 1;
+    Py_CLEAR(*keys);
+    Py_CLEAR(*vals);
+    return 0;
+}
+
+/* Whether two tuples hold the very same objects, in the same order. */
+static int
+same_objects(PyObject *a, PyObject *b)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(a);
+    if (!PyTuple_CheckExact(b) || PyTuple_GET_SIZE(b) != n)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyTuple_GET_ITEM(a, i) != PyTuple_GET_ITEM(b, i))
+            return 0;
+    return 1;
 }
 
 /* Session.run(fetches, feed_dict) on a cache hit. Returns 0 when the call is
@@ -313,7 +324,7 @@ feed_vals(PyObject *feed, Py_ssize_t n, PyObject *keys, int *same_keys, int *cha
 static int
 hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
 {
-    int r, fit, changed, same = 0;
+    int r, fit, same;
     PyObject *keys = NULL, *vals = NULL, *key = NULL, *plans = NULL, *entry = NULL, *registry = NULL;
     PyObject *last = NULL;
     *result = NULL;
@@ -325,31 +336,20 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
         || (r = attr_true(session, s_multiprocess)) != 0)
         goto out_r;
     Py_ssize_t n = feed == Py_None ? 0 : PyDict_GET_SIZE(feed);
+    if ((r = split_feed(feed, n, &keys, &vals)) <= 0) {
+        if (r < 0)
+            goto error;
+        goto miss; /* a feed dict changed under the iteration: the Python path */
+    }
     if ((last = PyObject_GetAttr(session, s_last_hit)) == NULL)
         goto error;
-    if (PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) == 3 && PyTuple_GET_ITEM(last, 0) == fetches) {
-        vals = feed_vals(feed, n, PyTuple_GET_ITEM(last, 1), &same, &changed);
-        if (vals == NULL)
-            goto changed_or_error;
-    }
+    same = PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) == 3 && PyTuple_GET_ITEM(last, 0) == fetches
+           && same_objects(keys, PyTuple_GET_ITEM(last, 1));
     if (same) {
         entry = PyTuple_GET_ITEM(last, 2);
         Py_INCREF(entry);
     }
     else {
-        if (vals == NULL && (vals = feed_vals(feed, n, NULL, NULL, &changed)) == NULL)
-            goto changed_or_error;
-        if ((keys = PyTuple_New(n)) == NULL)
-            goto error;
-        Py_ssize_t pos = 0, i = 0;
-        PyObject *k, *v;
-        while (i < n && PyDict_Next(feed, &pos, &k, &v)) {
-            Py_INCREF(k);
-            PyTuple_SET_ITEM(keys, i, k);
-            i++;
-        }
-        if (i != n)
-            goto miss;
         PyObject *fetch1 = PyTuple_Pack(1, fetches);
         if (fetch1 == NULL)
             goto error;
@@ -410,9 +410,6 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     Py_DECREF(fn);
     r = 1;
     goto out;
-changed_or_error: /* a feed dict changed under the iteration: the Python path */
-    if (!changed)
-        goto error;
 miss:
     r = 0;
     goto out;
@@ -760,6 +757,96 @@ typedef struct {
     long long nb;
 } Pending;
 
+/* Takes the registry's lock without waiting: 1 taken (*lock: the lock, a
+ * new reference), 0 busy (the Python code waits for it), -1 error. */
+static int
+lock_nowait(PyObject *reg, PyObject **lock)
+{
+    PyObject *r;
+    if ((*lock = PyObject_GetAttr(reg, s_lock)) == NULL)
+        return -1;
+    int got = (r = PyObject_CallMethodOneArg(*lock, s_acquire, Py_False)) == NULL ? -1 : PyObject_IsTrue(r);
+    Py_XDECREF(r);
+    if (got <= 0)
+        Py_CLEAR(*lock);
+    return got;
+}
+
+/* Releases a lock that lock_nowait took, and drops it, also while an error
+ * is set (it stays set); returns result, or -1 when the release failed. */
+static int
+unlock(PyObject *lock, int result)
+{
+    PyObject *exc = take_exception();
+    PyObject *r = PyObject_CallMethodNoArgs(lock, s_release);
+    Py_DECREF(lock);
+    if (r == NULL) {
+        Py_XDECREF(exc);
+        return -1;
+    }
+    Py_DECREF(r);
+    give_exception(exc);
+    return result;
+}
+
+/* The registry's tables, held while its lock is. */
+typedef struct {
+    PyObject *owned, *pinned, *pending;
+} Tables;
+
+/* 1: the registry is open and its tables are a dict, a dict and a list (new
+ * references in *t); 0: not (nothing held); -1: error. */
+static int
+get_tables(PyObject *reg, Tables *t)
+{
+    int closed = attr_true(reg, s_closed);
+    if (closed != 0)
+        return closed < 0 ? -1 : 0;
+    t->owned = PyObject_GetAttr(reg, s_owned);
+    t->pinned = t->owned == NULL ? NULL : PyObject_GetAttr(reg, s_pinned);
+    t->pending = t->pinned == NULL ? NULL : PyObject_GetAttr(reg, s_pending);
+    int ok = t->pending == NULL ? -1
+                                : PyDict_CheckExact(t->owned) && PyDict_CheckExact(t->pinned)
+                                      && PyList_CheckExact(t->pending);
+    if (ok <= 0) {
+        Py_CLEAR(t->owned);
+        Py_CLEAR(t->pinned);
+        Py_CLEAR(t->pending);
+    }
+    return ok;
+}
+
+static void
+drop_tables(Tables *t)
+{
+    Py_CLEAR(t->owned);
+    Py_CLEAR(t->pinned);
+    Py_CLEAR(t->pending);
+}
+
+/* The registry's counters (SessionStats' allocated, freed, live and peak bytes). */
+typedef struct {
+    long long allocated, freed, live, peak;
+} Counts;
+
+static int
+get_counts(PyObject *reg, Counts *c)
+{
+    return attr_ll(reg, s_allocated, &c->allocated) < 0 || attr_ll(reg, s_freed, &c->freed) < 0
+                   || attr_ll(reg, s_live_bytes, &c->live) < 0 || attr_ll(reg, s_peak_bytes, &c->peak) < 0
+               ? -1
+               : 0;
+}
+
+static int
+set_counts(PyObject *reg, const Counts *c)
+{
+    return set_ll(reg, s_allocated, c->allocated) < 0 || set_ll(reg, s_freed, c->freed) < 0
+                   || set_ll(reg, s_live_bytes, c->live) < 0 || set_ll(reg, s_peak_bytes, c->peak) < 0
+               ? -1
+               : 0;
+}
+
 /* OwnershipRegistry.sweep(collect=False, donated=False), under the
  * registry's lock taken without waiting: pending arrays that only the
  * pending list references are dropped (counted allocated and freed), the
@@ -769,45 +856,31 @@ typedef struct {
 static int
 sweep_common(PyObject *reg, int kind)
 {
-    int result = 0, got;
-    PyObject *lock = NULL, *owned = NULL, *pinned = NULL, *pending = NULL, *collect_at = NULL, *r;
-    PyObject *dead = NULL, *now = NULL;
+    int result;
+    PyObject *lock, *collect_at = NULL, *dead = NULL, *now = NULL;
+    Tables t = {NULL, NULL, NULL};
+    Counts c;
     Pending *batch = NULL;
-    long long live, peak, allocated, freed, idle, dropped_bytes = 0, added = 0, dropped = 0;
-    if ((lock = PyObject_GetAttr(reg, s_lock)) == NULL)
-        return -1;
-    if ((r = PyObject_CallMethodOneArg(lock, s_acquire, Py_False)) == NULL) {
-        Py_DECREF(lock);
-        return -1;
-    }
-    got = PyObject_IsTrue(r);
-    Py_DECREF(r);
-    if (got <= 0) {
-        Py_DECREF(lock);
-        return got; /* busy: the Python safe point waits for it */
-    }
-    int closed = attr_true(reg, s_closed);
-    if (closed != 0) {
-        result = closed < 0 ? -1 : 0;
+    long long idle, dropped_bytes = 0, added = 0, dropped = 0;
+    if ((result = lock_nowait(reg, &lock)) <= 0)
+        return result;
+    if ((result = get_tables(reg, &t)) <= 0)
         goto done;
-    }
-    if ((owned = PyObject_GetAttr(reg, s_owned)) == NULL || (pinned = PyObject_GetAttr(reg, s_pinned)) == NULL
-        || (pending = PyObject_GetAttr(reg, s_pending)) == NULL
-        || (collect_at = PyObject_GetAttr(reg, s_collect_at)) == NULL) {
+    result = 0;
+    if ((collect_at = PyObject_GetAttr(reg, s_collect_at)) == NULL) {
         result = -1;
         goto done;
     }
-    if (!PyDict_CheckExact(owned) || !PyDict_CheckExact(pinned) || !PyList_CheckExact(pending)
-        || (collect_at != Py_None && !PyLong_Check(collect_at)))
+    if (collect_at != Py_None && !PyLong_Check(collect_at))
         goto done;
-    Py_ssize_t n = PyList_GET_SIZE(pending);
+    Py_ssize_t n = PyList_GET_SIZE(t.pending);
     if (n > 0 && (batch = PyMem_Malloc((size_t)n * sizeof(Pending))) == NULL) {
         PyErr_NoMemory();
         result = -1;
         goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) { /* sizes first: nothing changes unless all are known */
-        PyObject *arr = PyList_GET_ITEM(pending, i);
+        PyObject *arr = PyList_GET_ITEM(t.pending, i);
         PyObject *aval = PyObject_GetAttr(arr, s_aval);
         if (aval == NULL) {
             PyErr_Clear();
@@ -823,9 +896,8 @@ sweep_common(PyObject *reg, int kind)
         batch[i].arr = arr;
         batch[i].nb = PyLong_AsLongLong(nb);
     }
-    if (attr_ll(reg, s_live_bytes, &live) < 0 || attr_ll(reg, s_peak_bytes, &peak) < 0
-        || attr_ll(reg, s_allocated, &allocated) < 0 || attr_ll(reg, s_freed, &freed) < 0
-        || attr_ll(reg, s_sweep_at_idle, &idle) < 0 || (now = PyObject_CallNoArgs(g_perf_counter)) == NULL) {
+    if (get_counts(reg, &c) < 0 || attr_ll(reg, s_sweep_at_idle, &idle) < 0
+        || (now = PyObject_CallNoArgs(g_perf_counter)) == NULL) {
         result = -1;
         goto done;
     }
@@ -843,17 +915,17 @@ sweep_common(PyObject *reg, int kind)
             result = -1;
             break;
         }
-        int known = PyDict_Contains(owned, key);
+        int known = PyDict_Contains(t.owned, key);
         if (known == 0)
-            known = PyDict_Contains(pinned, key);
+            known = PyDict_Contains(t.pinned, key);
         if (known == 0) {
             PyObject *nb = PyLong_FromLongLong(batch[i].nb);
             PyObject *entry = nb == NULL ? NULL : PyTuple_Pack(2, arr, nb);
             Py_XDECREF(nb);
-            known = entry == NULL ? -1 : PyDict_SetItem(owned, key, entry);
+            known = entry == NULL ? -1 : PyDict_SetItem(t.owned, key, entry);
             Py_XDECREF(entry);
             if (known == 0) {
-                live += batch[i].nb;
+                c.live += batch[i].nb;
                 added++;
             }
         }
@@ -865,10 +937,10 @@ sweep_common(PyObject *reg, int kind)
     }
     if (result < 0)
         goto done; /* out of memory mid-way: the Python sweep will find the pending arrays again */
-    allocated += added + dropped;
-    freed += dropped;
-    if (live + dropped_bytes > peak) /* they were live until now */
-        peak = live + dropped_bytes;
+    c.allocated += added + dropped;
+    c.freed += dropped;
+    if (c.live + dropped_bytes > c.peak) /* they were live until now */
+        c.peak = c.live + dropped_bytes;
     int pressure = 0;
     if (collect_at != Py_None) {
         long long limit = PyLong_AsLongLong(collect_at);
@@ -876,13 +948,13 @@ sweep_common(PyObject *reg, int kind)
             result = -1;
             goto done;
         }
-        pressure = live > limit;
+        pressure = c.live > limit;
     }
-    if (n > 0 && PyList_SetSlice(pending, 0, n, NULL) < 0) { /* the last references of the dropped ones */
+    if (n > 0 && PyList_SetSlice(t.pending, 0, n, NULL) < 0) { /* the last references of the dropped ones */
         result = -1;
         goto done;
     }
-    Py_ssize_t entered = PyDict_GET_SIZE(owned), survivors = entered;
+    Py_ssize_t entered = PyDict_GET_SIZE(t.owned), survivors = entered;
     if (entered > 0) { /* owned arrays that only their entry references */
         if ((dead = PyList_New(0)) == NULL) {
             result = -1;
@@ -890,7 +962,7 @@ sweep_common(PyObject *reg, int kind)
         }
         Py_ssize_t pos = 0;
         PyObject *key, *entry;
-        while (PyDict_Next(owned, &pos, &key, &entry)) {
+        while (PyDict_Next(t.owned, &pos, &key, &entry)) {
             if (PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2
                 && Py_REFCNT(PyTuple_GET_ITEM(entry, 0)) == 1 && Py_REFCNT(entry) == 1
                 && PyList_Append(dead, key) < 0) {
@@ -900,7 +972,7 @@ sweep_common(PyObject *reg, int kind)
         }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(dead); i++) {
             key = PyList_GET_ITEM(dead, i);
-            entry = PyDict_GetItemWithError(owned, key);
+            entry = PyDict_GetItemWithError(t.owned, key);
             if (entry == NULL) {
                 if (PyErr_Occurred()) {
                     result = -1;
@@ -913,14 +985,14 @@ sweep_common(PyObject *reg, int kind)
                 result = -1;
                 goto done;
             }
-            if (PyDict_DelItem(owned, key) < 0) { /* the last reference: its buffer is freed */
+            if (PyDict_DelItem(t.owned, key) < 0) { /* the last reference: its buffer is freed */
                 result = -1;
                 goto done;
             }
-            live -= nb;
-            freed++;
+            c.live -= nb;
+            c.freed++;
         }
-        survivors = PyDict_GET_SIZE(owned);
+        survivors = PyDict_GET_SIZE(t.owned);
     }
     long long sweep_at;
     if (entered == 0) { /* nothing owned after entering: as sweep()'s early return */
@@ -931,35 +1003,18 @@ sweep_common(PyObject *reg, int kind)
         sweep_at = survivors > 4 ? survivors : 4;
     else
         sweep_at = survivors / 4 > 2 ? survivors / 4 : 2;
-    if (set_ll(reg, s_allocated, allocated) < 0 || set_ll(reg, s_freed, freed) < 0
-        || set_ll(reg, s_live_bytes, live) < 0 || set_ll(reg, s_peak_bytes, peak) < 0
-        || PyObject_SetAttr(reg, s_last_sweep, now) < 0
+    if (set_counts(reg, &c) < 0 || PyObject_SetAttr(reg, s_last_sweep, now) < 0
         || (pressure && PyObject_SetAttr(reg, s_pressure, Py_True) < 0)
         || (entered == 0 && PyObject_SetAttr(reg, s_pressure, Py_False) < 0)
         || set_ll(reg, s_sweep_at, sweep_at) < 0)
         result = -1;
 done:
     PyMem_Free(batch);
-    Py_XDECREF(owned);
-    Py_XDECREF(pinned);
-    Py_XDECREF(pending);
+    drop_tables(&t);
     Py_XDECREF(collect_at);
     Py_XDECREF(dead);
     Py_XDECREF(now);
-    {
-        PyObject *exc = take_exception(); /* release even while an error is set */
-        r = PyObject_CallMethodNoArgs(lock, s_release);
-        if (r == NULL) {
-            result = -1;
-            Py_XDECREF(exc);
-        }
-        else {
-            Py_DECREF(r);
-            give_exception(exc);
-        }
-    }
-    Py_DECREF(lock);
-    return result;
+    return unlock(lock, result);
 }
 
 static PyObject *
@@ -1088,8 +1143,8 @@ static PyTypeObject SafePointType = {
 /* -- swap_pinned: a stateful run's variable writes -----------------------------------
  *
  * OwnershipRegistry.swap_pinned's common case, exactly as its Python code
- * does it (_swap_pinned, the reference): fresh new state arrays (in no table,
- * each once) whose sizes the id-keyed size cache holds, every old one deleted
+ * does it (_swap_pinned, the reference): fresh new state arrays (in no table)
+ * whose sizes the id-keyed size cache holds, every old one deleted
  * (donated to the run), an open registry with nothing pending and its lock
  * free. The old arrays' pinned entries are dropped and counted freed, the new
  * ones pinned and counted allocated, the live bytes and the peak updated.
@@ -1143,59 +1198,41 @@ cached_sizes(PyObject *const *items, Py_ssize_t n)
 }
 
 /* The part of swap_common under the registry's lock: 1 done, 0 not the
- * common case (nothing changed), -1 error. */
+ * common case (nothing changed), -1 error. An array written to two slots is
+ * pinned and counted once, as _swap_pinned does. */
 static int
 swap_locked(PyObject *reg, PyObject *const *olds, PyObject *const *news, Py_ssize_t n, PyObject *sizes)
 {
-    int result = 0;
-    long long allocated, freed, live, peak, freed_bytes = 0, n_freed = 0;
-    PyObject *pinned = NULL, *owned = NULL, *pending = NULL, *ids = NULL;
-    int closed = attr_true(reg, s_closed);
-    if (closed != 0)
-        return closed < 0 ? -1 : 0;
-    if ((pinned = PyObject_GetAttr(reg, s_pinned)) == NULL || (owned = PyObject_GetAttr(reg, s_owned)) == NULL
-        || (pending = PyObject_GetAttr(reg, s_pending)) == NULL) {
-        result = -1;
-        goto done;
-    }
-    if (!PyDict_CheckExact(pinned) || !PyDict_CheckExact(owned) || !PyList_CheckExact(pending)
-        || PyList_GET_SIZE(pending) != 0)
+    Tables t = {NULL, NULL, NULL};
+    Counts c;
+    PyObject *ids = NULL;
+    int result = get_tables(reg, &t);
+    if (result <= 0)
+        return result;
+    result = 0;
+    if (PyList_GET_SIZE(t.pending) != 0)
         goto done;
     if ((ids = PyTuple_New(n)) == NULL) {
         result = -1;
         goto done;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        for (Py_ssize_t j = 0; j < i && n <= 64; j++)
-            if (news[j] == news[i])
-                goto done; /* an array written to two slots */
+    for (Py_ssize_t i = 0; i < n; i++) { /* fresh arrays: in no table */
         PyObject *id = PyLong_FromVoidPtr(news[i]);
         if (id == NULL) {
             result = -1;
             goto done;
         }
         PyTuple_SET_ITEM(ids, i, id);
-        int known = PyDict_Contains(pinned, id);
+        int known = PyDict_Contains(t.pinned, id);
         if (known == 0)
-            known = PyDict_Contains(owned, id);
+            known = PyDict_Contains(t.owned, id);
         if (known != 0) {
             result = known < 0 ? -1 : 0;
             goto done;
         }
     }
-    if (n > 64) {
-        PyObject *distinct = PySet_New(ids);
-        if (distinct == NULL) {
-            result = -1;
-            goto done;
-        }
-        Py_ssize_t nd = PySet_GET_SIZE(distinct);
-        Py_DECREF(distinct);
-        if (nd != n)
-            goto done;
-    }
-    if (attr_ll(reg, s_allocated, &allocated) < 0 || attr_ll(reg, s_freed, &freed) < 0
-        || attr_ll(reg, s_live_bytes, &live) < 0 || attr_ll(reg, s_peak_bytes, &peak) < 0) {
+    long long total = PyLong_AsLongLong(PyTuple_GET_ITEM(sizes, 2));
+    if ((total == -1 && PyErr_Occurred()) || get_counts(reg, &c) < 0) {
         result = -1;
         goto done;
     }
@@ -1203,49 +1240,43 @@ swap_locked(PyObject *reg, PyObject *const *olds, PyObject *const *news, Py_ssiz
     result = 1;
     for (Py_ssize_t i = 0; i < n; i++) { /* the olds' entries: freed (all are deleted) */
         PyObject *id = PyLong_FromVoidPtr(olds[i]);
-        if (id == NULL) {
-            result = -1;
-            goto done;
-        }
-        PyObject *entry = PyDict_GetItemWithError(pinned, id);
+        PyObject *entry = id == NULL ? NULL : PyDict_GetItemWithError(t.pinned, id);
         if (entry != NULL && PyTuple_CheckExact(entry) && PyTuple_GET_SIZE(entry) == 2) {
             long long nb = PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 1));
-            if ((nb == -1 && PyErr_Occurred()) || PyDict_DelItem(pinned, id) < 0)
+            if ((nb == -1 && PyErr_Occurred()) || PyDict_DelItem(t.pinned, id) < 0)
                 result = -1;
-            freed_bytes += nb;
-            n_freed++;
+            c.live -= nb;
+            c.freed++;
         }
         else if (PyErr_Occurred())
             result = -1;
-        Py_DECREF(id);
+        Py_XDECREF(id);
         if (result < 0)
             goto done;
     }
     PyObject *nbs = PyTuple_GET_ITEM(sizes, 1);
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *entry = PyTuple_Pack(2, news[i], PyTuple_GET_ITEM(nbs, i));
-        if (entry == NULL || PyDict_SetItem(pinned, PyTuple_GET_ITEM(ids, i), entry) < 0) {
+        PyObject *id = PyTuple_GET_ITEM(ids, i), *nb = PyTuple_GET_ITEM(nbs, i);
+        int again = PyDict_Contains(t.pinned, id); /* the same array in an earlier slot */
+        PyObject *entry = again != 0 ? NULL : PyTuple_Pack(2, news[i], nb);
+        if (again < 0 || (again == 0 && (entry == NULL || PyDict_SetItem(t.pinned, id, entry) < 0))) {
             Py_XDECREF(entry);
             result = -1;
             goto done;
         }
-        Py_DECREF(entry);
+        Py_XDECREF(entry);
+        if (again)
+            total -= PyLong_AsLongLong(nb);
+        else
+            c.allocated++;
     }
-    long long total = PyLong_AsLongLong(PyTuple_GET_ITEM(sizes, 2));
-    if (total == -1 && PyErr_Occurred()) {
-        result = -1;
-        goto done;
-    }
-    live += total - freed_bytes;
-    if (live > peak)
-        peak = live;
-    if (set_ll(reg, s_allocated, allocated + n) < 0 || set_ll(reg, s_freed, freed + n_freed) < 0
-        || set_ll(reg, s_live_bytes, live) < 0 || set_ll(reg, s_peak_bytes, peak) < 0)
+    c.live += total;
+    if (c.live > c.peak)
+        c.peak = c.live;
+    if (set_counts(reg, &c) < 0)
         result = -1;
 done:
-    Py_XDECREF(pinned);
-    Py_XDECREF(owned);
-    Py_XDECREF(pending);
+    drop_tables(&t);
     Py_XDECREF(ids);
     return result;
 }
@@ -1271,8 +1302,8 @@ swap_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *const *oi = ((PyTupleObject *)o)->ob_item, *const *ni = ((PyTupleObject *)nw)->ob_item;
-    int result = 0, got;
-    PyObject *lock = NULL, *r, *sizes;
+    PyObject *lock, *sizes = NULL;
+    int result = 0;
     for (Py_ssize_t i = 0; i < n; i++)
         if (oi[i] == Py_None)
             goto out; /* a slot written for the first time */
@@ -1281,44 +1312,14 @@ swap_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto out;
     }
     Py_INCREF(sizes);
-    if ((result = all_deleted(oi, n)) <= 0) { /* an old one outlives the run: the sweep frees it */
-        Py_DECREF(sizes);
-        goto out;
-    }
-    result = 0;
-    if ((lock = PyObject_GetAttr(reg, s_lock)) == NULL || (r = PyObject_CallMethodOneArg(lock, s_acquire, Py_False)) == NULL) {
-        Py_DECREF(sizes);
-        result = -1;
-        goto out;
-    }
-    got = PyObject_IsTrue(r);
-    Py_DECREF(r);
-    if (got <= 0) { /* busy: the Python code waits for it */
-        Py_DECREF(sizes);
-        result = got;
-        goto out;
-    }
-    result = swap_locked(reg, oi, ni, n, sizes);
-    Py_DECREF(sizes);
-    {
-        PyObject *exc = take_exception(); /* release even while an error is set */
-        r = PyObject_CallMethodNoArgs(lock, s_release);
-        if (r == NULL) {
-            result = -1;
-            Py_XDECREF(exc);
-        }
-        else {
-            Py_DECREF(r);
-            give_exception(exc);
-        }
-    }
+    /* all olds deleted (else one outlives the run: the sweep frees it), the lock free */
+    if ((result = all_deleted(oi, n)) > 0 && (result = lock_nowait(reg, &lock)) > 0)
+        result = unlock(lock, swap_locked(reg, oi, ni, n, sizes));
 out:
-    Py_XDECREF(lock);
+    Py_XDECREF(sizes);
     Py_DECREF(o);
     Py_DECREF(nw);
-    if (result < 0)
-        return NULL;
-    return PyBool_FromLong(result);
+    return result < 0 ? NULL : PyBool_FromLong(result);
 }
 
 static PyObject *

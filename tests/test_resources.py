@@ -703,7 +703,8 @@ def test_c_swap_pinned_matches_python() -> None:
     two slots, an adopted array pending, a closed registry): a registry whose
     swaps take the C common case (``jaxsess._hot.swap_pinned``) and one that
     runs the Python method it copies end every step with the same counters,
-    tables and deleted arrays; the C case is taken at least once."""
+    tables and deleted arrays; the C case is taken, also for an array
+    written to two slots, and not always."""
     from hypothesis import HealthCheck, given, settings, strategies as st
 
     from jaxsess import _resources
@@ -711,13 +712,15 @@ def test_c_swap_pinned_matches_python() -> None:
     n = len(_SWAP_SHAPES)
     steps_st = st.lists(
         st.tuples(
-            st.lists(st.booleans(), min_size=n, max_size=n),  # which olds the run donated (deleted)
+            st.one_of(  # which olds the run donated (deleted): often all, as a training step does
+                st.just([True] * n), st.lists(st.booleans(), min_size=n, max_size=n)
+            ),
             st.sampled_from(["plain", "plain", "first_write", "twice", "pending", "keep_old"]),
         ),
         min_size=1,
         max_size=12,
     )
-    taken: list[bool] = []
+    taken: list[tuple[str, bool]] = []
     c_swap = _resources._c_swap_pinned
     assert c_swap is not None
 
@@ -750,8 +753,8 @@ def test_c_swap_pinned_matches_python() -> None:
                 elif case == "keep_old":
                     news[2] = olds[2] if olds[2] is not None and not olds[2].is_deleted() else news[2]
                 if i == 0:
-                    taken.append(bool(c_swap(reg, olds, news)))
-                    if not taken[-1]:
+                    taken.append((case, bool(c_swap(reg, olds, news))))
+                    if not taken[-1][1]:
                         reg._swap_pinned(olds, news)
                 else:
                     reg._swap_pinned(olds, news)
@@ -766,4 +769,4 @@ def test_c_swap_pinned_matches_python() -> None:
             assert not c_swap(reg, [jnp.zeros(3)], [jnp.zeros(3)])
 
     check()
-    assert any(taken) and not all(taken)
+    assert {case for case, c in taken if c} >= {"plain", "twice"} and not all(c for _, c in taken)

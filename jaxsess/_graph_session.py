@@ -125,6 +125,16 @@ def _flat_failed(session: Session, fn: Callable[..., Any], vals: Sequence[Any], 
         session._raise_translated(e)
 
 
+def _step_failed(fn: Callable[..., Any], donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: tuple[Any, ...],
+                 err: Exception) -> Any:
+    """After a stateful plan's ``fn(donated, kept, feeds)`` raised ``err`` in
+    the C hot path (the session's state lock held): as :meth:`Session._call`,
+    the retry on one device of feeds committed to several, or ``err``."""
+    if isinstance(err, ValueError):
+        return _on_one_device(lambda *f: fn(donated, kept, f), feeds, err)
+    raise err
+
+
 def _arity_error(feeds: Sequence[Tensor], args: Sequence[Any]) -> TypeError:
     """A ``make_callable`` function called with another number of feed values than it has feeds."""
     return TypeError(f"Callable takes {len(feeds)} feed value(s) ({[t.name for t in feeds]}), got {len(args)}.")
@@ -147,6 +157,11 @@ class _Entry(NamedTuple):
     by_buffer: bool  # whether adopting its device results compares buffers (see Session._adopt)
     # feeds_fit as data, for the C hot path: (dtype, shape) per feed, or None
     fit_spec: tuple[tuple[np.dtype[Any], tuple[int, ...]], ...] | None
+    # A stateful plan on the default device whose invoke is Session._call as
+    # it is (no feed permutation, host outputs or x64 scope): (plan.fn,
+    # donated, kept, written slots as tuples), what the C hot path runs as
+    # _call does; else None.
+    step: tuple[Any, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]] | None
 
     @classmethod
     def of(cls, plan: Plan, positions: list[Any] | None, invoke: Callable[[list[Any]], tuple[Any, ...]],
@@ -157,6 +172,7 @@ class _Entry(NamedTuple):
         return cls(
             plan, positions, invoke, tuple(feeds), feeds_fit(feeds), None if one else jitted,
             jitted if one else None, plan.parts is not None or jit_returns_input_buffers(), feeds_fit_spec(feeds),
+            getattr(invoke, "step", None),
         )
 
     def feed_values(self, values: Sequence[Any]) -> Sequence[Any]:
@@ -184,10 +200,19 @@ if _c_hot is not None:
         tensor=Tensor,
         host_data=_HOST_GRAPHS.data,  # type: ignore[attr-defined]
         flat_failed=_flat_failed,
+        operation=Operation,
+        defer=_signals.defer,
+        deliver=_signals.deliver,
+        to_host=to_host,
+        step_failed=_step_failed,
+        i_plan=_Entry._fields.index("plan"),
+        i_positions=_Entry._fields.index("positions"),
         i_fits=_Entry._fields.index("fits"),
         i_spec=_Entry._fields.index("fit_spec"),
+        i_direct=_Entry._fields.index("direct"),
         i_direct_one=_Entry._fields.index("direct_one"),
         i_by_buffer=_Entry._fields.index("by_buffer"),
+        i_step=_Entry._fields.index("step"),
     )
 
 
@@ -742,6 +767,10 @@ class Session(BaseSession):
                     raise _closed_error()
                 return session._call(plan, vals)
 
+            if plan.stateful and plan.device is None:  # what the C hot path runs as _call does (_Entry.step)
+                call.step = (  # type: ignore[attr-defined]
+                    plan.fn, tuple(plan.donated), tuple(plan.kept), tuple(plan.written)
+                )
             return call
         pure = plan.pure_fn
         assert pure is not None
@@ -908,7 +937,7 @@ class Session(BaseSession):
         feeds = resolve_feeds(graph, feed_list or ())
         key = (tuple(fm.leaves), tuple(feeds))
         entry = self._plans.get(key) or self._lookup(fm.leaves, feeds, key)
-        plan, positions, invoke, fed, fits, direct, direct_one, by_buffer, fit_spec = entry
+        plan, positions, invoke, fed, fits, direct, direct_one, by_buffer, fit_spec, step = entry
         registry = self._registry
         rebuild = fm.rebuild
         n = len(feeds)
@@ -975,16 +1004,18 @@ class Session(BaseSession):
                 results = session._gather(results)
             if device:
                 session._adopt(results, vals, plan)
-            elif single:
+            elif single and positions is None:
                 return host_value(results[0])
             else:
                 results = to_host(results)
-            if single:
-                return results[0]
-            if positions is None:
-                return rebuild(results)
-            return rebuild([None if p is None else results[p] for p in positions])
+            if positions is not None:  # e.g. a plan of more fetches reused (Session._reuse)
+                results = [None if p is None else results[p] for p in positions]
+            return results[0] if single else rebuild(results)
 
+        if _c_hot is not None and not gather and (direct is not None or direct_one is not None or step is not None):
+            # The same calls, in C (jaxsess._hot.run_entry); runner is its __wrapped__.
+            one = type(fetches) in _PLAIN_LEAVES  # one value: a tensor's, or an operation's None
+            return _c_hot.HotRunner(runner, session, registry, entry, n, device, None if one else rebuild)
         return runner
 
     # -- lowering -------------------------------------------------------------------

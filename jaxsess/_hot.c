@@ -35,15 +35,23 @@
 static PyObject *g_np_array;    /* numpy.array */
 static PyObject *g_ndarray;     /* numpy.ndarray */
 static PyObject *g_tensor;      /* jaxsess Tensor */
-static PyObject *g_host_data;   /* HOST_GRAPHS.data (a set): non-empty -> Python */
+static PyObject *g_host_data;   /* HOST_GRAPHS.data (a set of weak references): the session's graph in it -> Python */
 static PyObject *g_concrete;    /* the registry's set of concrete jax.Array types */
 static PyObject *g_flat_failed; /* _flat_failed(session, fn, vals, err) */
-static Py_ssize_t g_i_fits, g_i_spec, g_i_direct_one, g_i_by_buffer, g_i_max;
+static PyObject *g_operation;   /* jaxsess Operation */
+static PyObject *g_defer;       /* _signals.defer */
+static PyObject *g_deliver;     /* _signals.deliver */
+static PyObject *g_to_host;     /* _fetch.to_host */
+static PyObject *g_step_failed; /* _step_failed(fn, donated, kept, feeds, err) */
+/* The cache entry's (_Entry's) field indices. */
+static Py_ssize_t g_i_plan, g_i_positions, g_i_fits, g_i_spec, g_i_direct, g_i_direct_one, g_i_by_buffer, g_i_step;
+static Py_ssize_t g_i_max;
 static int g_configured;
 
 static PyObject *s_closed, *s_drop_variants, *s_multiprocess, *s_plans, *s_registry, *s_device_fetches, *s_last_hit;
 static PyObject *s_safe_point, *s_move_to_end, *s_pending, *s_reject_late, *s_adopt_outputs;
 static PyObject *s_dtype, *s_shape, *s_ndim, *s_by_buffer;
+static PyObject *s_graph, *s_state, *s_state_lock, *s_adopt, *s_swap_pinned_py, *s_raise_translated;
 static PyObject *g_empty_tuple;
 
 /* -1: error; else whether getattr(obj, name) is true. */
@@ -203,39 +211,16 @@ adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, in
     return 0;
 }
 
-/* fn(*vals) and what follows it (the registry's safe point has run):
- * the device result adopted, or its host copy. */
+/* _fetch.host_value(out): bytes unchanged, else np.array(out), a NumPy
+ * scalar for a 0-d value (a new reference). */
 static PyObject *
-call_and_finish(PyObject *session, PyObject *registry, PyObject *fn, PyObject *const *vals, Py_ssize_t n,
-                int device, int by_buffer)
+host_value(PyObject *out)
 {
-    PyObject *out = PyObject_Vectorcall(fn, vals, (size_t)n, NULL);
-    if (out == NULL) {
-        if (!PyErr_ExceptionMatches(PyExc_Exception))
-            return NULL; /* KeyboardInterrupt and friends: raised where they land */
-        PyObject *err = take_exception();
-        if (err == NULL)
-            return NULL;
-        PyObject *t = as_tuple(vals, n);
-        if (t == NULL) {
-            Py_DECREF(err);
-            return NULL;
-        }
-        out = PyObject_CallFunctionObjArgs(g_flat_failed, session, fn, t, err, NULL);
-        Py_DECREF(t);
-        Py_DECREF(err);
-        if (out == NULL)
-            return NULL;
-    }
-    if (device) {
-        if (adopt(registry, out, vals, n, by_buffer) < 0)
-            goto fail;
+    if (PyBytes_CheckExact(out)) { /* a string scalar: already a host value */
+        Py_INCREF(out);
         return out;
     }
-    if (PyBytes_CheckExact(out)) /* a string scalar: already a host value */
-        return out;
     PyObject *a = PyObject_CallOneArg(g_np_array, out);
-    Py_DECREF(out);
     if (a == NULL)
         return NULL;
     PyObject *ndim = PyObject_GetAttr(a, s_ndim);
@@ -254,6 +239,46 @@ call_and_finish(PyObject *session, PyObject *registry, PyObject *fn, PyObject *c
     PyObject *scalar = PyObject_GetItem(a, g_empty_tuple);
     Py_DECREF(a);
     return scalar;
+}
+
+/* fn(*vals), its error handed to _flat_failed as _call_flat does. */
+static PyObject *
+call_flat(PyObject *session, PyObject *fn, PyObject *const *vals, Py_ssize_t n)
+{
+    PyObject *out = PyObject_Vectorcall(fn, vals, (size_t)n, NULL);
+    if (out != NULL || !PyErr_ExceptionMatches(PyExc_Exception))
+        return out; /* KeyboardInterrupt and friends: raised where they land */
+    PyObject *err = take_exception();
+    if (err == NULL)
+        return NULL;
+    PyObject *t = as_tuple(vals, n);
+    if (t == NULL) {
+        Py_DECREF(err);
+        return NULL;
+    }
+    out = PyObject_CallFunctionObjArgs(g_flat_failed, session, fn, t, err, NULL);
+    Py_DECREF(t);
+    Py_DECREF(err);
+    return out;
+}
+
+/* fn(*vals) and what follows it (the registry's safe point has run):
+ * the device result adopted, or its host copy. */
+static PyObject *
+call_and_finish(PyObject *session, PyObject *registry, PyObject *fn, PyObject *const *vals, Py_ssize_t n,
+                int device, int by_buffer)
+{
+    PyObject *out = call_flat(session, fn, vals, n);
+    if (out == NULL)
+        return NULL;
+    if (device) {
+        if (adopt(registry, out, vals, n, by_buffer) < 0)
+            goto fail;
+        return out;
+    }
+    PyObject *h = host_value(out);
+    Py_DECREF(out);
+    return h;
 fail:
     Py_DECREF(out);
     return NULL;
@@ -310,30 +335,91 @@ same_objects(PyObject *a, PyObject *b)
     return 1;
 }
 
+/* Whether the session's graph holds host ops (strings, tf.data iterators:
+ * it is in HOST_GRAPHS, whose weak references hash and compare as the
+ * graphs): 1 yes, 0 no, -1 error. As _host_run.needs_host_pass, which the
+ * Python path then asks. */
+static int
+graph_on_host(PyObject *session)
+{
+    if (PySet_GET_SIZE(g_host_data) == 0)
+        return 0;
+    PyObject *graph = PyObject_GetAttr(session, s_graph);
+    if (graph == NULL)
+        return -1;
+    PyObject *ref = PyWeakref_NewRef(graph, NULL);
+    Py_DECREF(graph);
+    if (ref == NULL)
+        return -1;
+    int r = PySet_Contains(g_host_data, ref);
+    Py_DECREF(ref);
+    return r;
+}
+
+/* Whether a fetch's leaves (n of them) are the very objects of `last` (a
+ * tuple), in the same order. */
+static int
+same_leaves(PyObject *last, PyObject *const *leaves, Py_ssize_t n)
+{
+    if (!PyTuple_CheckExact(last) || PyTuple_GET_SIZE(last) != n)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (PyTuple_GET_ITEM(last, i) != leaves[i])
+            return 0;
+    return 1;
+}
+
+static int run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyObject *const *vals, Py_ssize_t n,
+                     int device, int single, PyObject *rebuild, PyObject **result);
+
 /* Session.run(fetches, feed_dict) on a cache hit. Returns 0 when the call is
  * not the common case (nothing done: the caller runs the Python method), 1
  * when done (*result: the value, or NULL with an exception set).
  *
- * The session's _last_hit, (fetch, feed keys, entry), is the plan this path
+ * The common case: `fetches` a Tensor, an Operation, or a list of them (the
+ * plain fetches _run takes as they are) whose plan is cached and runs here
+ * (run_entry: a stateless plan's flat jitted function, or a stateful plan on
+ * the default device).
+ *
+ * The session's _last_hit, (leaves, feed keys, entry), is the plan this path
  * ran last and moved to the LRU end; every Python change of the plan cache
  * (a store, an eviction, another plan moved to the end, close) sets it to
- * None. A call with that fetch and the same feed keys (the same objects, in
- * the same order) therefore has that plan-cache key, its entry is still
- * cached and already last: no key to build, hash and compare, nothing to
- * move. */
+ * None. A call with those fetch leaves and the same feed keys (the same
+ * objects, in the same order) therefore has that plan-cache key, its entry
+ * is still cached and already last: no key to build, hash and compare,
+ * nothing to move. */
 static int
 hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
 {
-    int r, fit, same;
+    int r, fit, same, single;
     PyObject *keys = NULL, *vals = NULL, *key = NULL, *plans = NULL, *entry = NULL, *registry = NULL;
-    PyObject *last = NULL;
+    PyObject *last = NULL, *leaves_t = NULL;
+    PyObject *const *leaves;
+    Py_ssize_t nf;
     *result = NULL;
-    if ((PyObject *)Py_TYPE(fetches) != g_tensor || PySet_GET_SIZE(g_host_data) != 0)
+    PyObject *ftype = (PyObject *)Py_TYPE(fetches);
+    if (ftype == g_tensor || ftype == g_operation) {
+        single = 1;
+        leaves = &fetches;
+        nf = 1;
+    }
+    else if (PyList_CheckExact(fetches) && (nf = PyList_GET_SIZE(fetches)) > 0) {
+        single = 0;
+        for (Py_ssize_t i = 0; i < nf; i++) {
+            PyObject *t = (PyObject *)Py_TYPE(PyList_GET_ITEM(fetches, i));
+            if (t != g_tensor && t != g_operation)
+                return 0;
+        }
+        if ((leaves_t = PyList_AsTuple(fetches)) == NULL) /* a snapshot: Python code may run below */
+            return 1;
+        leaves = ((PyTupleObject *)leaves_t)->ob_item;
+    }
+    else
         return 0;
     if (feed != Py_None && !PyDict_CheckExact(feed))
-        return 0;
+        goto miss;
     if ((r = attr_true(session, s_closed)) != 0 || (r = attr_true(session, s_drop_variants)) != 0
-        || (r = attr_true(session, s_multiprocess)) != 0)
+        || (r = attr_true(session, s_multiprocess)) != 0 || (r = graph_on_host(session)) != 0)
         goto out_r;
     Py_ssize_t n = feed == Py_None ? 0 : PyDict_GET_SIZE(feed);
     if ((r = split_feed(feed, n, &keys, &vals)) <= 0) {
@@ -343,19 +429,17 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     }
     if ((last = PyObject_GetAttr(session, s_last_hit)) == NULL)
         goto error;
-    same = PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) == 3 && PyTuple_GET_ITEM(last, 0) == fetches
-           && same_objects(keys, PyTuple_GET_ITEM(last, 1));
+    same = PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) == 3
+           && same_leaves(PyTuple_GET_ITEM(last, 0), leaves, nf) && same_objects(keys, PyTuple_GET_ITEM(last, 1));
     if (same) {
         entry = PyTuple_GET_ITEM(last, 2);
         Py_INCREF(entry);
     }
     else {
-        PyObject *fetch1 = PyTuple_Pack(1, fetches);
-        if (fetch1 == NULL)
-            goto error;
-        key = PyTuple_Pack(2, fetch1, keys);
-        Py_DECREF(fetch1);
-        if (key == NULL)
+        /* A list with a leaf twice gives a key that is never cached (Fetches
+         * keeps each leaf once): it misses, and the Python path runs it. */
+        if ((leaves_t == NULL && (leaves_t = as_tuple(leaves, nf)) == NULL)
+            || (key = PyTuple_Pack(2, leaves_t, keys)) == NULL)
             goto error;
         plans = PyObject_GetAttr(session, s_plans);
         if (plans == NULL)
@@ -372,9 +456,9 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     }
     if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) <= g_i_max)
         goto miss;
-    PyObject *fn = PyTuple_GET_ITEM(entry, g_i_direct_one);
-    if (fn == Py_None)
-        goto miss;
+    if (PyTuple_GET_ITEM(entry, g_i_direct_one) == Py_None && PyTuple_GET_ITEM(entry, g_i_direct) == Py_None
+        && PyTuple_GET_ITEM(entry, g_i_step) == Py_None)
+        goto miss; /* a plan that only _run runs (placed, x64, permuted feeds, host outputs) */
     PyObject *const *items = ((PyTupleObject *)vals)->ob_item;
     fit = feeds_fit(PyTuple_GET_ITEM(entry, g_i_spec), PyTuple_GET_ITEM(entry, g_i_fits), items, n);
     if (fit < 0)
@@ -393,7 +477,7 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
         }
         else {
             Py_DECREF(moved);
-            PyObject *hit = PyTuple_Pack(3, fetches, keys, entry);
+            PyObject *hit = PyTuple_Pack(3, leaves_t, keys, entry);
             if (hit == NULL || PyObject_SetAttr(session, s_last_hit, hit) < 0) {
                 Py_XDECREF(hit);
                 goto error;
@@ -402,13 +486,9 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
         }
     }
     int device = attr_true(session, s_device_fetches);
-    int by_buffer = PyObject_IsTrue(PyTuple_GET_ITEM(entry, g_i_by_buffer));
-    if (device < 0 || by_buffer < 0)
+    if (device < 0)
         goto error;
-    Py_INCREF(fn);
-    *result = call_and_finish(session, registry, fn, items, n, device, by_buffer);
-    Py_DECREF(fn);
-    r = 1;
+    r = run_entry(session, registry, entry, items, n, device, single, NULL, result);
     goto out;
 miss:
     r = 0;
@@ -423,6 +503,7 @@ out_r:
         r = 1; /* an attribute error: report it */
 out:
     Py_XDECREF(last);
+    Py_XDECREF(leaves_t);
     Py_XDECREF(keys);
     Py_XDECREF(vals);
     Py_XDECREF(key);
@@ -553,9 +634,10 @@ typedef struct {
     PyObject *slow;     /* the Python callable (the reference path) */
     PyObject *session;
     PyObject *registry;
-    PyObject *fn;       /* the jitted function */
+    PyObject *fn;       /* the jitted function (HotRunner: the plan-cache entry) */
     PyObject *spec;     /* HotCallable: fit_spec or None */
-    PyObject *fits;     /* HotCallable: the fits predicate */
+    PyObject *fits;     /* HotCallable, HotRunner: the fits predicate */
+    PyObject *rebuild;  /* HotRunner: the fetch structure's rebuild, NULL for one tensor */
     PyObject *dict;
     PyObject *weaklist; /* SessionJit only (the session keeps them in a WeakSet) */
     Py_ssize_t n;       /* HotCallable: the number of feeds */
@@ -593,6 +675,7 @@ wrapper_traverse(Wrapper *self, visitproc visit, void *arg)
     Py_VISIT(self->fn);
     Py_VISIT(self->spec);
     Py_VISIT(self->fits);
+    Py_VISIT(self->rebuild);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -606,6 +689,7 @@ wrapper_clear(Wrapper *self)
     Py_CLEAR(self->fn);
     Py_CLEAR(self->spec);
     Py_CLEAR(self->fits);
+    Py_CLEAR(self->rebuild);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -1281,6 +1365,28 @@ done:
     return result;
 }
 
+/* swap_pinned's common case for olds[0..n) and news[0..n) (the caller holds
+ * both): 1 done, 0 not the common case (nothing changed), -1 error. */
+static int
+swap_arrays(PyObject *reg, PyObject *const *oi, PyObject *const *ni, Py_ssize_t n)
+{
+    if (!g_registry_configured || g_nbytes_of_cache == NULL || n == 0)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (oi[i] == Py_None)
+            return 0; /* a slot written for the first time */
+    PyObject *lock, *sizes = cached_sizes(ni, n);
+    if (sizes == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    Py_INCREF(sizes);
+    int result;
+    /* all olds deleted (else one outlives the run: the sweep frees it), the lock free */
+    if ((result = all_deleted(oi, n)) > 0 && (result = lock_nowait(reg, &lock)) > 0)
+        result = unlock(lock, swap_locked(reg, oi, ni, n, sizes));
+    Py_DECREF(sizes);
+    return result;
+}
+
 static PyObject *
 swap_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1289,11 +1395,10 @@ swap_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *reg = args[0], *olds = args[1], *news = args[2];
-    if (!g_registry_configured || g_nbytes_of_cache == NULL || !(PyList_CheckExact(olds) || PyTuple_CheckExact(olds))
-        || !(PyList_CheckExact(news) || PyTuple_CheckExact(news)))
+    if (!(PyList_CheckExact(olds) || PyTuple_CheckExact(olds)) || !(PyList_CheckExact(news) || PyTuple_CheckExact(news)))
         Py_RETURN_FALSE;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(news);
-    if (PySequence_Fast_GET_SIZE(olds) != n || n == 0)
+    if (PySequence_Fast_GET_SIZE(olds) != n)
         Py_RETURN_FALSE;
     /* Python code may run below (is_deleted, a lock): work on a snapshot of both sequences. */
     PyObject *o = PySequence_Tuple(olds), *nw = o == NULL ? NULL : PySequence_Tuple(news);
@@ -1301,22 +1406,7 @@ swap_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_XDECREF(o);
         return NULL;
     }
-    PyObject *const *oi = ((PyTupleObject *)o)->ob_item, *const *ni = ((PyTupleObject *)nw)->ob_item;
-    PyObject *lock, *sizes = NULL;
-    int result = 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (oi[i] == Py_None)
-            goto out; /* a slot written for the first time */
-    if ((sizes = cached_sizes(ni, n)) == NULL) {
-        result = PyErr_Occurred() ? -1 : 0;
-        goto out;
-    }
-    Py_INCREF(sizes);
-    /* all olds deleted (else one outlives the run: the sweep frees it), the lock free */
-    if ((result = all_deleted(oi, n)) > 0 && (result = lock_nowait(reg, &lock)) > 0)
-        result = unlock(lock, swap_locked(reg, oi, ni, n, sizes));
-out:
-    Py_XDECREF(sizes);
+    int result = swap_arrays(reg, ((PyTupleObject *)o)->ob_item, ((PyTupleObject *)nw)->ob_item, n);
     Py_DECREF(o);
     Py_DECREF(nw);
     return result < 0 ? NULL : PyBool_FromLong(result);
@@ -1350,6 +1440,421 @@ configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
     Py_RETURN_NONE;
 }
 
+/* -- run_entry: a cached plan run, for Session.run and make_callable -------------------
+ *
+ * What Session._run does on a cache hit once the feeds fit (and a
+ * make_callable runner does): the plan's call, then the host copies of its
+ * results (or, with device fetches, their adoption by _adopt), placed by the
+ * entry's positions and rebuilt. The call is
+ *
+ *   - a stateless plan's flat jitted function (direct_one, direct), its error
+ *     handed to _flat_failed as _call_flat does; signals are not deferred (as
+ *     on the Python hot path: no state to split);
+ *   - a stateful plan on the default device (the entry's step): exactly
+ *     Session._call's stateful branch (state_call), with signal handlers
+ *     deferred (_signals.defer) from before the call until the result is
+ *     made, as Session.run defers them around _run; its error goes to the
+ *     session's _raise_translated, as in _run. */
+
+/* The values of `slots` (a tuple) in `state` (a dict), as a new tuple. A
+ * missing slot gives None when missing_ok, else NULL with no error set. */
+static PyObject *
+gather(PyObject *state, PyObject *slots, int missing_ok)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(slots);
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyDict_GetItemWithError(state, PyTuple_GET_ITEM(slots, i));
+        if (v == NULL) {
+            if (PyErr_Occurred() || !missing_ok) {
+                Py_DECREF(t);
+                return NULL;
+            }
+            v = Py_None;
+        }
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
+/* Session._call's stateful branch for a plan on the default device, step =
+ * (fn, donated, kept, written slots), under the session's state lock: the
+ * start state gathered, fn(donated, kept, feeds) (a ValueError goes to
+ * _step_failed: the retry on one device), the new state installed and
+ * swapped in the registry (swap_arrays, else registry._swap_pinned).
+ * 1: done (*results: the fetched values, or NULL with the error set); 0: not
+ * this case, nothing changed (the session closed, a state slot missing: the
+ * Python path raises, or creates a random op's counter). */
+static int
+state_call(PyObject *session, PyObject *registry, PyObject *step, PyObject *const *vals, Py_ssize_t n,
+           PyObject **results)
+{
+    PyObject *lock, *r, *state = NULL, *donated = NULL, *kept = NULL, *olds = NULL, *feeds = NULL, *res = NULL;
+    PyObject *news = NULL;
+    int result = 1;
+    *results = NULL;
+    if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 4 || !PyTuple_CheckExact(PyTuple_GET_ITEM(step, 1))
+        || !PyTuple_CheckExact(PyTuple_GET_ITEM(step, 2)) || !PyTuple_CheckExact(PyTuple_GET_ITEM(step, 3)))
+        return 0;
+    PyObject *fn = PyTuple_GET_ITEM(step, 0), *written = PyTuple_GET_ITEM(step, 3);
+    if ((lock = PyObject_GetAttr(session, s_state_lock)) == NULL)
+        return 1;
+    if ((r = PyObject_CallMethodNoArgs(lock, s_acquire)) == NULL) {
+        Py_DECREF(lock);
+        return 1;
+    }
+    Py_DECREF(r);
+    int closed = attr_true(session, s_closed);
+    if (closed != 0) {
+        result = closed < 0 ? 1 : 0;
+        goto done;
+    }
+    if ((state = PyObject_GetAttr(session, s_state)) == NULL)
+        goto done;
+    if (!PyDict_CheckExact(state)) {
+        result = 0;
+        goto done;
+    }
+    if ((donated = gather(state, PyTuple_GET_ITEM(step, 1), 0)) == NULL
+        || (kept = gather(state, PyTuple_GET_ITEM(step, 2), 0)) == NULL) {
+        result = PyErr_Occurred() ? 1 : 0; /* a missing slot: _call's _start_value */
+        goto done;
+    }
+    if ((olds = gather(state, written, 1)) == NULL || (feeds = as_tuple(vals, n)) == NULL)
+        goto done;
+    PyObject *args[3] = {donated, kept, feeds};
+    res = PyObject_Vectorcall(fn, args, 3, NULL);
+    if (res == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_Exception))
+            goto done;
+        PyObject *err = take_exception();
+        if (err == NULL)
+            goto done;
+        res = PyObject_CallFunctionObjArgs(g_step_failed, fn, donated, kept, feeds, err, NULL);
+        Py_DECREF(err);
+        if (res == NULL)
+            goto done;
+    }
+    Py_ssize_t nw = PyTuple_GET_SIZE(written);
+    PyObject *pair = PySequence_Fast(res, "jaxsess._hot: a stateful plan returned no (fetches, new state) pair");
+    if (pair == NULL)
+        goto done;
+    Py_SETREF(res, pair);
+    if (PySequence_Fast_GET_SIZE(res) != 2 || (news = PySequence_Tuple(PySequence_Fast_GET_ITEM(res, 1))) == NULL
+        || PyTuple_GET_SIZE(news) != nw) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_SystemError, "jaxsess._hot: a stateful plan returned no (fetches, new state) pair");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < nw; i++)
+        if (PyDict_SetItem(state, PyTuple_GET_ITEM(written, i), PyTuple_GET_ITEM(news, i)) < 0)
+            goto done;
+    PyObject *const *oi = ((PyTupleObject *)olds)->ob_item, *const *ni = ((PyTupleObject *)news)->ob_item;
+    int swapped = swap_arrays(registry, oi, ni, nw);
+    if (swapped < 0)
+        goto done;
+    if (swapped == 0) {
+        r = PyObject_CallMethodObjArgs(registry, s_swap_pinned_py, olds, news, NULL);
+        if (r == NULL)
+            goto done;
+        Py_DECREF(r);
+    }
+    *results = PySequence_Fast_GET_ITEM(res, 0);
+    Py_INCREF(*results);
+done:
+    result = unlock(lock, result);
+    if (result < 0) { /* the release failed */
+        Py_CLEAR(*results);
+        result = 1;
+    }
+    Py_XDECREF(state);
+    Py_XDECREF(donated);
+    Py_XDECREF(kept);
+    Py_XDECREF(olds);
+    Py_XDECREF(feeds);
+    Py_XDECREF(res);
+    Py_XDECREF(news);
+    return result;
+}
+
+/* Ends a section that _signals.defer started (held: its token): runs
+ * _signals.deliver(held), keeping the error set, if any. A handler that
+ * raises replaces `result` or that error (its context), as an exception in a
+ * finally clause does. Steals held and result. */
+static PyObject *
+deliver_held(PyObject *held, PyObject *result)
+{
+    if (held == Py_None) {
+        Py_DECREF(held);
+        return result;
+    }
+    PyObject *exc = take_exception();
+    PyObject *r = PyObject_CallOneArg(g_deliver, held);
+    Py_DECREF(held);
+    if (r == NULL) {
+        Py_XDECREF(result);
+        if (exc != NULL) {
+            PyObject *raised = take_exception();
+            if (raised != NULL && raised != exc)
+                PyException_SetContext(raised, exc); /* steals exc */
+            else
+                Py_DECREF(exc);
+            give_exception(raised);
+        }
+        return NULL;
+    }
+    Py_DECREF(r);
+    give_exception(exc);
+    return result;
+}
+
+/* What _run (or a make_callable runner) returns from a plan's device results
+ * `res`: their host copies (to_host; one by host_value), or with device
+ * fetches `res` adopted by session._adopt; placed by the entry's positions
+ * (None: as they are); then the first (single), the list (rebuild NULL), or
+ * rebuild(list). */
+static PyObject *
+finish(PyObject *session, PyObject *entry, PyObject *res, PyObject *const *vals, Py_ssize_t n, int device,
+       int single, PyObject *rebuild)
+{
+    PyObject *seq = PySequence_Tuple(res), *values = NULL, *full = NULL, *out = NULL;
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t nr = PyTuple_GET_SIZE(seq);
+    if (device) {
+        PyObject *t = as_tuple(vals, n);
+        PyObject *r = t == NULL ? NULL
+                                : PyObject_CallMethodObjArgs(session, s_adopt, seq, t, PyTuple_GET_ITEM(entry, g_i_plan),
+                                                             NULL);
+        Py_XDECREF(t);
+        if (r == NULL)
+            goto done;
+        Py_DECREF(r);
+        values = PySequence_List(seq);
+    }
+    else if (nr == 1) {
+        PyObject *h = host_value(PyTuple_GET_ITEM(seq, 0));
+        values = h == NULL ? NULL : PyList_New(1);
+        if (values == NULL) {
+            Py_XDECREF(h);
+            goto done;
+        }
+        PyList_SET_ITEM(values, 0, h);
+    }
+    else
+        values = PyObject_CallOneArg(g_to_host, seq);
+    if (values == NULL)
+        goto done;
+    if (!PyList_CheckExact(values)) {
+        PyErr_SetString(PyExc_TypeError, "jaxsess._hot: to_host did not return a list");
+        goto done;
+    }
+    PyObject *positions = PyTuple_GET_ITEM(entry, g_i_positions);
+    if (positions == Py_None) {
+        full = values;
+        Py_INCREF(full);
+    }
+    else {
+        if (!PyList_CheckExact(positions)) {
+            PyErr_SetString(PyExc_TypeError, "jaxsess._hot: a cache entry's positions is not a list");
+            goto done;
+        }
+        Py_ssize_t np_ = PyList_GET_SIZE(positions);
+        if ((full = PyList_New(np_)) == NULL)
+            goto done;
+        for (Py_ssize_t i = 0; i < np_; i++) {
+            PyObject *p = PyList_GET_ITEM(positions, i), *v = Py_None;
+            if (p != Py_None) {
+                Py_ssize_t k = PyLong_AsSsize_t(p);
+                if (k == -1 && PyErr_Occurred())
+                    goto done;
+                if (k < 0 || k >= PyList_GET_SIZE(values)) {
+                    PyErr_SetString(PyExc_IndexError, "jaxsess._hot: a fetch position past the plan's results");
+                    goto done;
+                }
+                v = PyList_GET_ITEM(values, k);
+            }
+            Py_INCREF(v);
+            PyList_SET_ITEM(full, i, v);
+        }
+    }
+    if (single) {
+        if (PyList_GET_SIZE(full) < 1) {
+            PyErr_SetString(PyExc_IndexError, "jaxsess._hot: no fetched value");
+            goto done;
+        }
+        out = PyList_GET_ITEM(full, 0);
+        Py_INCREF(out);
+    }
+    else if (rebuild == NULL) {
+        out = full;
+        Py_INCREF(out);
+    }
+    else
+        out = PyObject_CallOneArg(rebuild, full);
+done:
+    Py_DECREF(seq);
+    Py_XDECREF(values);
+    Py_XDECREF(full);
+    return out;
+}
+
+/* Runs a cached entry on vals[0..n) (they fit; the safe point has run; the
+ * session was open with no variants to drop) and makes the value run or the
+ * callable returns: one value (single), a list (rebuild NULL) or
+ * rebuild(list). 1: done (*result, or NULL with an error set); 0: not run
+ * here, nothing changed (see state_call): the caller runs the Python path. */
+static int
+run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyObject *const *vals, Py_ssize_t n, int device,
+          int single, PyObject *rebuild, PyObject **result)
+{
+    PyObject *fn = PyTuple_GET_ITEM(entry, g_i_direct_one), *res = NULL, *held = NULL;
+    *result = NULL;
+    if (fn != Py_None && single) { /* one fetched tensor of a stateless plan (positions: None or [0]) */
+        int by_buffer = PyObject_IsTrue(PyTuple_GET_ITEM(entry, g_i_by_buffer));
+        if (by_buffer < 0)
+            return 1;
+        Py_INCREF(fn);
+        *result = call_and_finish(session, registry, fn, vals, n, device, by_buffer);
+        Py_DECREF(fn);
+        return 1;
+    }
+    if (fn != Py_None) {
+        PyObject *out = call_flat(session, fn, vals, n);
+        res = out == NULL ? NULL : PyTuple_Pack(1, out);
+        Py_XDECREF(out);
+    }
+    else if ((fn = PyTuple_GET_ITEM(entry, g_i_direct)) != Py_None) {
+        Py_INCREF(fn);
+        res = call_flat(session, fn, vals, n);
+        Py_DECREF(fn);
+    }
+    else {
+        PyObject *step = PyTuple_GET_ITEM(entry, g_i_step);
+        if (step == Py_None)
+            return 0;
+        if ((held = PyObject_CallNoArgs(g_defer)) == NULL)
+            return 1;
+        Py_INCREF(step);
+        int done = state_call(session, registry, step, vals, n, &res);
+        Py_DECREF(step);
+        if (!done) {
+            *result = deliver_held(held, Py_None);
+            if (*result == NULL)
+                return 1; /* a deferred handler raised */
+            Py_DECREF(*result);
+            *result = NULL;
+            return 0;
+        }
+        if (res == NULL && PyErr_ExceptionMatches(PyExc_Exception)) { /* as _run: the session's translation */
+            PyObject *err = take_exception();
+            PyObject *r = err == NULL ? NULL : PyObject_CallMethodOneArg(session, s_raise_translated, err);
+            Py_XDECREF(err);
+            Py_XDECREF(r); /* it raises */
+        }
+    }
+    if (res != NULL) {
+        *result = finish(session, entry, res, vals, n, device, single, rebuild);
+        Py_DECREF(res);
+    }
+    if (held != NULL)
+        *result = deliver_held(held, *result);
+    return 1;
+}
+
+/* -- HotRunner: make_callable's other callables ---------------------------------------
+ *
+ * make_callable's `runner` (not multi-process) for a plan run_entry runs:
+ * its checks (closed, variants to drop: the Python runner; the feeds fit),
+ * the safe point, and run_entry. The Wrapper's fn holds the cache entry,
+ * spec/fits its feed check; rebuild (NULL: one tensor fetched) makes the
+ * fetch structure. */
+
+static PyObject *
+hotrunner_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Wrapper *self = (Wrapper *)op;
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (g_configured && kwnames == NULL && nargs == self->n) {
+        int r = attr_true(self->session, s_closed);
+        if (r == 0)
+            r = attr_true(self->session, s_drop_variants);
+        if (r < 0)
+            return NULL;
+        if (r == 0) {
+            int fit = feeds_fit(self->spec, self->fits, args, nargs);
+            if (fit < 0)
+                return NULL;
+            if (fit) {
+                if (call_safe_point(self->registry) < 0)
+                    return NULL;
+                PyObject *result;
+                if (run_entry(self->session, self->registry, self->fn, args, nargs, self->device,
+                              self->rebuild == NULL, self->rebuild, &result))
+                    return result;
+            }
+        }
+    }
+    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+}
+
+static PyObject *
+hotrunner_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *slow, *session, *registry, *entry, *rebuild;
+    Py_ssize_t n;
+    int device;
+    static char *kwlist[] = {"slow", "session", "registry", "entry", "n", "device", "rebuild", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOnpO:HotRunner", kwlist, &slow, &session, &registry, &entry,
+                                     &n, &device, &rebuild))
+        return NULL;
+    if (!g_configured || !PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) <= g_i_max) {
+        PyErr_SetString(PyExc_TypeError, "HotRunner: entry must be a plan-cache entry (after configure)");
+        return NULL;
+    }
+    PyObject *spec = PyTuple_GET_ITEM(entry, g_i_spec);
+    if (spec != Py_None && !PyTuple_Check(spec)) {
+        PyErr_SetString(PyExc_TypeError, "HotRunner: the entry's fit_spec must be a tuple or None");
+        return NULL;
+    }
+    Wrapper *self = wrapper_new(type, hotrunner_vectorcall, slow, session, registry, entry, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(spec);
+    self->spec = spec;
+    self->fits = PyTuple_GET_ITEM(entry, g_i_fits);
+    Py_INCREF(self->fits);
+    if (rebuild != Py_None) {
+        Py_INCREF(rebuild);
+        self->rebuild = rebuild;
+    }
+    self->n = n;
+    self->device = device;
+    return (PyObject *)self;
+}
+
+static PyTypeObject HotRunnerType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "jaxsess._hot.HotRunner",
+    .tp_doc = "A make_callable function whose cache-hit calls run in C; others call the wrapped Python callable.",
+    .tp_basicsize = sizeof(Wrapper),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = hotrunner_new,
+    .tp_dealloc = (destructor)wrapper_dealloc,
+    .tp_traverse = (traverseproc)wrapper_traverse,
+    .tp_clear = (inquiry)wrapper_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
+    .tp_dictoffset = offsetof(Wrapper, dict),
+    .tp_members = hotcallable_members,
+    .tp_getset = dict_getset,
+    .tp_getattro = PyObject_GenericGetAttr,
+    .tp_setattro = PyObject_GenericSetAttr,
+};
+
 /* -- SessionJit: the function session.jit returns ------------------------------------
  *
  * BaseSession.jit's `call`, for positional calls: the calling thread is
@@ -1360,7 +1865,7 @@ configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
  * adopt_outputs itself). A call with keyword arguments, or on a closed
  * session, calls the Python function (the reference). */
 
-static PyObject *s_inflight, *s_raise_translated;
+static PyObject *s_inflight;
 
 /* Removes the last occurrence of `me` from `inflight` (list.remove of a
  * multiset: which one does not matter), keeping any exception set. */
@@ -1528,55 +2033,66 @@ static PyTypeObject SessionJitType = {
 static PyObject *
 configure(PyObject *module, PyObject *args, PyObject *kwds)
 {
-    PyObject *np_array, *ndarray, *tensor, *host_data, *flat_failed;
-    Py_ssize_t i_fits, i_spec, i_direct_one, i_by_buffer;
-    static char *kwlist[] = {"np_array", "ndarray", "tensor", "host_data", "flat_failed",
-                             "i_fits", "i_spec", "i_direct_one", "i_by_buffer", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOnnnn:configure", kwlist, &np_array, &ndarray, &tensor,
-                                     &host_data, &flat_failed, &i_fits, &i_spec, &i_direct_one, &i_by_buffer))
+    PyObject *np_array, *ndarray, *tensor, *host_data, *flat_failed, *operation, *defer, *deliver, *to_host;
+    PyObject *step_failed;
+    Py_ssize_t idx[8];
+    static char *kwlist[] = {"np_array", "ndarray", "tensor", "host_data", "flat_failed", "operation", "defer",
+                             "deliver", "to_host", "step_failed", "i_plan", "i_positions", "i_fits", "i_spec",
+                             "i_direct", "i_direct_one", "i_by_buffer", "i_step", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOnnnnnnnn:configure", kwlist, &np_array, &ndarray, &tensor,
+                                     &host_data, &flat_failed, &operation, &defer, &deliver, &to_host, &step_failed,
+                                     &idx[0], &idx[1], &idx[2], &idx[3], &idx[4], &idx[5], &idx[6], &idx[7]))
         return NULL;
     if (!g_registry_configured) {
         PyErr_SetString(PyExc_RuntimeError, "configure: call configure_registry first");
         return NULL;
     }
-    if (!PyType_Check(ndarray) || !PyType_Check(tensor) || !PyAnySet_Check(host_data)) {
-        PyErr_SetString(PyExc_TypeError, "configure: ndarray and tensor must be types, host_data a set");
+    if (!PyType_Check(ndarray) || !PyType_Check(tensor) || !PyType_Check(operation) || !PyAnySet_Check(host_data)) {
+        PyErr_SetString(PyExc_TypeError, "configure: ndarray, tensor and operation must be types, host_data a set");
         return NULL;
     }
-    if (i_fits < 0 || i_spec < 0 || i_direct_one < 0 || i_by_buffer < 0) {
-        PyErr_SetString(PyExc_ValueError, "configure: negative field index");
-        return NULL;
+    g_i_max = 0; /* the hot paths check an entry's size against the largest index */
+    for (int i = 0; i < 8; i++) {
+        if (idx[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "configure: negative field index");
+            return NULL;
+        }
+        if (idx[i] > g_i_max)
+            g_i_max = idx[i];
     }
-    Py_INCREF(np_array);
-    Py_XSETREF(g_np_array, np_array);
-    Py_INCREF(ndarray);
-    Py_XSETREF(g_ndarray, ndarray);
-    Py_INCREF(tensor);
-    Py_XSETREF(g_tensor, tensor);
-    Py_INCREF(host_data);
-    Py_XSETREF(g_host_data, host_data);
-    Py_INCREF(flat_failed);
-    Py_XSETREF(g_flat_failed, flat_failed);
-    g_i_fits = i_fits;
-    g_i_spec = i_spec;
-    g_i_direct_one = i_direct_one;
-    g_i_by_buffer = i_by_buffer;
-    g_i_max = i_fits;  /* hot_run checks an entry's size against the largest index */
-    if (i_spec > g_i_max)
-        g_i_max = i_spec;
-    if (i_direct_one > g_i_max)
-        g_i_max = i_direct_one;
-    if (i_by_buffer > g_i_max)
-        g_i_max = i_by_buffer;
+#define SET_GLOBAL(g, v) \
+    do {                 \
+        Py_INCREF(v);    \
+        Py_XSETREF(g, v); \
+    } while (0)
+    SET_GLOBAL(g_np_array, np_array);
+    SET_GLOBAL(g_ndarray, ndarray);
+    SET_GLOBAL(g_tensor, tensor);
+    SET_GLOBAL(g_host_data, host_data);
+    SET_GLOBAL(g_flat_failed, flat_failed);
+    SET_GLOBAL(g_operation, operation);
+    SET_GLOBAL(g_defer, defer);
+    SET_GLOBAL(g_deliver, deliver);
+    SET_GLOBAL(g_to_host, to_host);
+    SET_GLOBAL(g_step_failed, step_failed);
+#undef SET_GLOBAL
+    g_i_plan = idx[0];
+    g_i_positions = idx[1];
+    g_i_fits = idx[2];
+    g_i_spec = idx[3];
+    g_i_direct = idx[4];
+    g_i_direct_one = idx[5];
+    g_i_by_buffer = idx[6];
+    g_i_step = idx[7];
     g_configured = 1;
     Py_RETURN_NONE;
 }
 
 static PyMethodDef hot_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
-     "configure(*, np_array, ndarray, tensor, host_data, flat_failed, i_fits, i_spec, i_direct_one, "
-     "i_by_buffer): the objects and cache-entry field indices the hot paths use; until it is called every "
-     "call takes the Python path."},
+     "configure(*, np_array, ndarray, tensor, host_data, flat_failed, operation, defer, deliver, to_host, "
+     "step_failed, i_plan, i_positions, i_fits, i_spec, i_direct, i_direct_one, i_by_buffer, i_step): the objects "
+     "and cache-entry field indices the hot paths use; until it is called every call takes the Python path."},
     {"configure_registry", (PyCFunction)(void (*)(void))configure_registry, METH_VARARGS | METH_KEYWORDS,
      "configure_registry(*, nbytes_cache, nbytes_of_cache, perf_counter, max_age, concrete): what SafePoint, "
      "swap_pinned and SessionJit use (concrete: the set of concrete jax.Array types); until it is called they "
@@ -1638,10 +2154,15 @@ PyInit__hot(void)
     INTERN(s_collect_at, "_collect_at");
     INTERN(s_inflight, "inflight");
     INTERN(s_raise_translated, "_raise_translated");
+    INTERN(s_graph, "_graph");
+    INTERN(s_state, "_state");
+    INTERN(s_state_lock, "_state_lock");
+    INTERN(s_adopt, "_adopt");
+    INTERN(s_swap_pinned_py, "_swap_pinned");
     if ((g_empty_tuple = PyTuple_New(0)) == NULL)
         return NULL;
     if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&HotCallableType) < 0 || PyType_Ready(&SafePointType) < 0
-        || PyType_Ready(&SessionJitType) < 0)
+        || PyType_Ready(&SessionJitType) < 0 || PyType_Ready(&HotRunnerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&hot_module);
     if (m == NULL)
@@ -1655,6 +2176,12 @@ PyInit__hot(void)
     Py_INCREF(&HotCallableType);
     if (PyModule_AddObject(m, "HotCallable", (PyObject *)&HotCallableType) < 0) {
         Py_DECREF(&HotCallableType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&HotRunnerType);
+    if (PyModule_AddObject(m, "HotRunner", (PyObject *)&HotRunnerType) < 0) {
+        Py_DECREF(&HotRunnerType);
         Py_DECREF(m);
         return NULL;
     }

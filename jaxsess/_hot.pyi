@@ -25,6 +25,20 @@ class HotCallable:
     ) -> None: ...
     def __call__(self, *args: Any) -> Any: ...
 
+class HotRunner:
+    __wrapped__: Callable[..., Any]
+    def __init__(
+        self,
+        slow: Callable[..., Any],
+        session: Any,
+        registry: Any,
+        entry: tuple[Any, ...],
+        n: int,
+        device: bool,
+        rebuild: Callable[[list[Any]], Any] | None,
+    ) -> None: ...
+    def __call__(self, *args: Any) -> Any: ...
+
 def configure(
     *,
     np_array: Callable[..., Any],
@@ -32,10 +46,19 @@ def configure(
     tensor: type,
     host_data: set[Any],
     flat_failed: Callable[..., Any],
+    operation: type,
+    defer: Callable[[], Any],
+    deliver: Callable[[Any], None],
+    to_host: Callable[[Sequence[Any]], list[Any]],
+    step_failed: Callable[..., Any],
+    i_plan: int,
+    i_positions: int,
     i_fits: int,
     i_spec: int,
+    i_direct: int,
     i_direct_one: int,
     i_by_buffer: int,
+    i_step: int,
 ) -> None: ...
 
 class SafePoint:

@@ -167,7 +167,8 @@ def test_interrupt_lands_during_the_first_call_while_it_compiles(model: _Model) 
 
 
 def test_interrupt_is_delivered_after_the_install_not_lost(model: _Model) -> None:
-    """A Ctrl-C that arrives inside the deferred section is raised when it ends."""
+    """A Ctrl-C that arrives inside the deferred section is raised when it
+    ends (the Python path: it lands in the registry's swap)."""
     with tf.Session(graph=model.graph) as sess:
         sess.run(model.init)
         real = sess._registry.swap_pinned
@@ -184,6 +185,48 @@ def test_interrupt_is_delivered_after_the_install_not_lost(model: _Model) -> Non
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handler restored
         sess.run(model.step, {model.x: model.xb})
         assert int(sess.run(model.c)) == 2
+
+
+@pytest.mark.skipif(tf._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+@pytest.mark.parametrize("path", ["run", "make_callable"])
+def test_interrupt_in_the_c_step_is_delivered_after_the_install(model: _Model, path: str) -> None:
+    """On the C hot path a Ctrl-C that arrives once XLA has consumed the
+    donated buffers (raised by the plan's function after it returns) is
+    raised after the new state is installed, with the handler restored."""
+    strings = tf.Graph()
+    with strings.as_default():  # a graph of host ops elsewhere: this graph's runs stay in C
+        tf.strings.join([tf.constant("a"), tf.constant("b")])
+    with tf.Session(graph=model.graph) as sess:
+        sess.run(model.init)
+        call = sess.make_callable(model.step, [model.x])
+        call(model.xb)  # compiled: a cache hit from now on
+        key = ((model.step,), (model.x,))
+        entry = sess._plans[key]
+        fn, donated, kept, written = entry.step
+        calls: list[int] = []
+
+        def fn_then_sigint(*args: Any) -> Any:
+            out = fn(*args)
+            calls.append(1)
+            signal.raise_signal(signal.SIGINT)  # the donated buffers are gone, the new ones not installed
+            return out
+
+        sess._plans[key] = entry._replace(step=(fn_then_sigint, donated, kept, written))
+        sess._last_hit = None
+        hooked = sess.make_callable(model.step, [model.x]) if path == "make_callable" else None
+        with pytest.raises(KeyboardInterrupt):
+            if hooked is not None:
+                hooked(model.xb)
+            else:
+                sess.run(model.step, {model.x: model.xb})
+        assert calls == [1]  # the C path ran the step
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        w, c = sess.run([model.w, model.c])
+        assert int(c) == 2  # installed
+        np.testing.assert_array_equal(np.asarray(w), np.full(4, 2, np.float32))
+        sess._plans[key] = entry
+        call(model.xb)
+        assert int(sess.run(model.c)) == 3
 
 
 def test_defer_restores_handlers_and_delivers_in_order() -> None:

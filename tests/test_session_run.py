@@ -1167,3 +1167,154 @@ def test_hot_path_results_and_feed_errors(device_fetches: bool, path: str) -> No
     else:  # host values: the caller's, valid after close
         assert all(out.flags.writeable and out.flags.owndata for out in outs)
         np.testing.assert_array_equal(outs[0], 2 * x3)
+
+
+def _adam_mlp() -> tuple[tf.Graph, dict[str, Any]]:
+    """A small TF1 training program: MLP 8-16-3, dropout, Adam."""
+    g = tf.Graph()
+    with g.as_default():
+        tf.set_random_seed(1)
+        x = tf.placeholder(tf.float32, [None, 8], name="x")
+        y = tf.placeholder(tf.int32, [None], name="y")
+        h = tf.nn.dropout(tf.layers.dense(x, 16, activation=tf.nn.relu), keep_prob=0.75)
+        logits = tf.layers.dense(h, 3)
+        loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits))
+        train_op = tf.train.AdamOptimizer(0.01).minimize(loss)
+        init = tf.global_variables_initializer()
+        weights = tf.trainable_variables()
+    return g, {"x": x, "y": y, "loss": loss, "train_op": train_op, "init": init, "weights": weights}
+
+
+def _counting(fn: Callable[..., Any], calls: list[int]) -> Callable[..., Any]:
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return fn(*args, **kwargs)
+
+    return counted
+
+
+def _batches(n: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    rng = np.random.default_rng(0)
+    return [(rng.standard_normal((5, 8)).astype(np.float32), rng.integers(0, 3, 5).astype(np.int32)) for _ in range(n)]
+
+
+@pytest.mark.parametrize("device_fetches", [False, True])
+def test_training_steps_in_c_match_python(device_fetches: bool) -> None:
+    """A stateful plan's cache hits — ``run(train_op)``, ``run([train_op,
+    loss])`` and their callables — run in C (no call of the Python ``_run``)
+    and train exactly as the Python path: the same losses, weights and
+    registry counters; fetched values are host values, or with device
+    fetches the session's arrays; the random op's counter (created by the
+    first step, which the C path leaves to Python) advances the same. A
+    graph of host ops elsewhere in the process (it needs the host pass) does
+    not send this graph's runs to Python."""
+    strings = tf.Graph()
+    with strings.as_default():
+        joined = tf.strings.join([tf.constant("a"), tf.constant("b")])
+    assert strings in gs._HOST_GRAPHS
+    seen = {}
+    for path in ("c", "python"):
+        g, m = _adam_mlp()
+        sess = tf.Session(graph=g, device_fetches=device_fetches, cleanup="ON_SESSION_CLOSE")
+        run, make_callable = _hot_paths(sess, path)
+        run(m["init"])
+        step = make_callable(m["train_op"], [m["x"], m["y"]])
+        step_loss = make_callable([m["train_op"], m["loss"]], [m["x"], m["y"]])
+        python_runs: list[int] = []
+        sess._run = _counting(sess._run, python_runs)  # type: ignore[method-assign]
+        losses = []
+        for i, (xb, yb) in enumerate(_batches(16)):
+            feed = {m["x"]: xb, m["y"]: yb}
+            if i % 4 == 0:
+                assert run(m["train_op"], feed) is None
+            elif i % 4 == 1:
+                none, loss = run([m["train_op"], m["loss"]], feed)
+                assert none is None
+                losses.append(loss)
+            elif i % 4 == 2:
+                assert step(xb, yb) is None
+            else:
+                none, loss = step_loss(xb, yb)
+                assert none is None
+                losses.append(loss)
+        for loss in losses:
+            if device_fetches:
+                assert isinstance(loss, jax.Array) and sess.owns(loss)
+            else:
+                assert type(loss) is np.float32
+        del sess._run
+        weights = [np.array(v) for v in sess.run(m["weights"])]
+        stats = sess.stats()
+        seen[path] = ([float(v) for v in losses], weights, (stats.allocated_buffers, stats.freed_buffers,
+                      stats.live_buffers, stats.live_bytes, stats.peak_bytes), len(python_runs))
+        if path == "c":
+            # only the first step ran in Python: it created the random op's counter
+            assert type(step).__name__ == "HotRunner" and len(python_runs) == 1
+        else:
+            assert len(python_runs) == 8
+        sess.close()
+        if device_fetches:
+            assert all(v.is_deleted() for v in losses)
+    with tf.Session(graph=strings) as other:  # its runs take the host pass, on the C path's miss
+        assert other.run(joined) == other.run(joined) == b"ab"
+    assert seen["c"][0] == seen["python"][0]
+    for a, b in zip(seen["c"][1], seen["python"][1], strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert seen["c"][2] == seen["python"][2]
+
+
+@pytest.mark.parametrize("path", ["c", "python"])
+def test_training_step_errors_leave_the_state(path: str) -> None:
+    """On both paths: an uninitialised variable raises TF1's error, a fed
+    batch of another width the plan's ValueError, a closed session TF1's
+    RuntimeError; none changes a variable. A feed committed to another
+    device runs on the default one, as TF1 copies feeds."""
+    g, m = _adam_mlp()
+    (xb, yb), (xb2, yb2) = _batches(2)
+    sess = tf.Session(graph=g)
+    run, make_callable = _hot_paths(sess, path)
+    step = make_callable([m["train_op"], m["loss"]], [m["x"], m["y"]])
+    with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized"):
+        step(xb, yb)
+    with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized"):
+        run(m["train_op"], {m["x"]: xb, m["y"]: yb})
+    run(m["init"])
+    step(xb, yb)
+    run(m["train_op"], {m["x"]: xb, m["y"]: yb})
+    before = sess.run(m["weights"])
+    with pytest.raises(ValueError, match=r"Cannot feed value of shape \(5, 7\) for Tensor x:0"):
+        step(xb[:, :7], yb)
+    with pytest.raises(ValueError, match=r"Cannot feed value of shape \(5, 7\) for Tensor x:0"):
+        run(m["train_op"], {m["x"]: xb[:, :7], m["y"]: yb})
+    for a, b in zip(before, sess.run(m["weights"]), strict=True):
+        np.testing.assert_array_equal(a, b)
+    elsewhere = jax.device_put(jnp.asarray(xb2), jax.devices()[1])
+    _, loss = step(elsewhere, yb2)
+    _, loss2 = run([m["train_op"], m["loss"]], {m["x"]: elsewhere, m["y"]: yb2})
+    assert np.isfinite(loss) and np.isfinite(loss2) and not elsewhere.is_deleted()
+    sess.close()
+    with pytest.raises(RuntimeError, match=CLOSED):
+        step(xb, yb)
+    with pytest.raises(RuntimeError, match=CLOSED):
+        run(m["train_op"], {m["x"]: xb, m["y"]: yb})
+
+
+@pytest.mark.parametrize("path", ["c", "python"])
+def test_one_fetch_of_a_reused_plan_is_its_own_value(path: str) -> None:
+    """A callable (or run) of one tensor that reuses the compiled plan of
+    several fetches (``Session._reuse``) returns that tensor's value, not the
+    plan's first fetch."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [3], name="x")
+        a = x * 2.0
+        b = x + 100.0
+    x3 = np.ones(3, np.float32)
+    for device_fetches in (False, True):
+        with tf.Session(graph=g, device_fetches=device_fetches) as sess:
+            run, make_callable = _hot_paths(sess, path)
+            run([a, b], {x: x3})
+            f = make_callable(b, [x])
+            assert len(sess._plans) == 2 and len({e.plan for e in sess._plans.values()}) == 1  # reused
+            for out in (f(x3), run(b, {x: x3}), make_callable([b], [x])(x3)[0], run([b], {x: x3})[0]):
+                np.testing.assert_array_equal(np.asarray(out), x3 + 100.0)

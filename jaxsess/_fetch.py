@@ -16,6 +16,7 @@ feeds here, with the semantics and error classes of
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -496,15 +497,26 @@ def host_value(v: Any) -> Any:
     return a if a.ndim else a[()]
 
 
+@functools.cache
+def _async_host_copies() -> bool:
+    """Whether :func:`to_host` starts every device-to-host copy before it
+    waits on the first: in a process with an accelerator. On CPU a device
+    buffer is host memory and there is no transfer to overlap, while
+    ``copy_to_host_async`` of a fresh result costs more than the copy itself
+    (29 against 11 µs for a scalar with ``np.array``, jax 0.10.2)."""
+    return any(d.platform != "cpu" for d in jax.devices())
+
+
 def to_host(out: Sequence[Any]) -> list[Any]:
     """:func:`host_value` of each of a run's device results.
 
-    Every device-to-host copy is started before the first is waited on. The
-    device arrays are not kept: once the caller drops ``out`` the
-    intermediate buffers are freed (state and fed arrays are never deleted
-    here; they are only copied).
+    On an accelerator every device-to-host copy is started before the first
+    is waited on (see :func:`_async_host_copies`). The device arrays are not
+    kept: once the caller drops ``out`` the intermediate buffers are freed
+    (state and fed arrays are never deleted here; they are only copied).
     """
-    for v in out:
-        if isinstance(v, jax.Array):
-            v.copy_to_host_async()
+    if _async_host_copies():
+        for v in out:
+            if isinstance(v, jax.Array):
+                v.copy_to_host_async()
     return [host_value(v) for v in out]

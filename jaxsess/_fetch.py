@@ -353,13 +353,14 @@ def check_unique(feeds: Sequence[Tensor]) -> None:
             seen.add(t)
 
 
-def feeds_fit_spec(feeds: Sequence[Tensor]) -> tuple[tuple[np.dtype[Any], tuple[int, ...]], ...] | None:
+def feeds_fit_spec(feeds: Sequence[Tensor]) -> tuple[tuple[np.dtype[Any], tuple[int | None, ...]], ...] | None:
     """What :func:`feeds_fit` checks, as data for the C hot path
-    (``jaxsess._hot``): ``(dtype, shape)`` per feed when every fed tensor's
-    shape is fully known (a fitting value is a ``numpy.ndarray`` of exactly
-    that dtype object and shape), else ``None`` (the predicate decides)."""
+    (``jaxsess._hot``): ``(dtype, dims)`` per feed when every fed tensor's
+    rank is known (a fitting value is a ``numpy.ndarray`` of exactly that
+    dtype object, of that rank, with each dimension that is not ``None``),
+    else ``None`` (the predicate decides)."""
     dims = tuple(t._shape._dims for t in feeds)
-    if not all(d is not None and None not in d for d in dims):
+    if any(d is None for d in dims):
         return None
     return tuple((t._dtype._np, tuple(d)) for t, d in zip(feeds, dims, strict=True))  # type: ignore[arg-type]
 

@@ -156,7 +156,7 @@ class _Entry(NamedTuple):
     direct_one: Any
     by_buffer: bool  # whether adopting its device results compares buffers (see Session._adopt)
     # feeds_fit as data, for the C hot path: (dtype, shape) per feed, or None
-    fit_spec: tuple[tuple[np.dtype[Any], tuple[int, ...]], ...] | None
+    fit_spec: tuple[tuple[np.dtype[Any], tuple[int | None, ...]], ...] | None
     # A stateful plan on the default device whose invoke is Session._call as
     # it is (no feed permutation, host outputs or x64 scope): (plan.fn,
     # donated, kept, written slots as tuples), what the C hot path runs as

@@ -1,30 +1,42 @@
 /*
- * jaxsess._hot: the cache-hit path of Session.run and of make_callable's
- * stateless callables, in C.
+ * jaxsess._hot: the cache-hit paths of Session.run and of make_callable's
+ * functions, the ownership registry's safe point and variable swap, and
+ * session.jit's calls, in C.
  *
- * What it does is exactly what the Python hot paths in _graph_session.py do
- * (Session.run's first branch, make_callable's direct_runner); those stay the
- * reference and the fallback. A call takes this path only when it is the
- * common case, decided before anything changes:
+ * What it does is exactly what the Python code in _graph_session.py,
+ * _resources.py and _session.py does (Session.run's first branch and
+ * Session._run's cache hit, make_callable's direct_runner and runner,
+ * Session._call's stateful branch, OwnershipRegistry's safe point and
+ * _swap_pinned); that code stays the reference and the fallback. A call
+ * takes this path only when it is the common case, decided before anything
+ * changes:
  *
- *   - one Tensor fetched of a stateless plan that is already compiled (its
- *     flat jitted function, the cache entry's direct_one);
+ *   - fetches: a Tensor, an Operation, or a flat list of them (run), or
+ *     what make_callable was given;
+ *   - the plan is cached and is a stateless plan's flat jitted function
+ *     (the cache entry's direct_one or direct), or a stateful plan on the
+ *     default device (its step: the plan's function and its state slots);
  *   - feeds given as a plain dict (run) or positionally (callable) whose
- *     values are numpy.ndarrays of the fed tensors' dtypes and fully known
- *     shapes (the entry's fit_spec), or that the entry's fits predicate
- *     accepts;
- *   - an open session with no pending plan-cache drops, no host graphs
- *     (strings, tf.data), not multi-process.
+ *     values are numpy.ndarrays of the fed tensors' dtypes and static
+ *     shapes (the entry's fit_spec: the rank, every dimension that is not
+ *     None), or that the entry's fits predicate accepts;
+ *   - an open session with no pending plan-cache drops, whose graph needs no
+ *     host pass (strings, tf.data), not multi-process; for a stateful plan,
+ *     every state slot it reads is set (the first run of a random op creates
+ *     its counter in Python).
  *
  * Anything else calls the Python function it wraps, unchanged. On the path
  * it runs the registry's safe point, moves the plan to the LRU end, calls the
- * jitted function (its errors go to _flat_failed, as in Python), and returns
- * np.array of the result (a NumPy scalar for 0-d), or, with device fetches,
- * the jax.Array adopted by the registry (adopt_outputs' inlined case).
+ * plan (a stateful one under the session's state lock with signal handlers
+ * deferred, its new state installed and swapped in the registry), and
+ * returns the host copies of the results (a NumPy scalar for 0-d) or, with
+ * device fetches, the jax.Arrays adopted by the registry, in the fetch
+ * structure.
  *
  * Why C: at about 20 us per call on a 2-core machine, the Python frames,
  * attribute loads and tuple building of those hot paths cost 5-7 us, which
- * is the whole of the gap to raw jax.jit that issue 15's targets leave.
+ * is the whole of the gap to raw jax.jit that issue 15's targets leave; a
+ * training step's Python path cost 10-20 us more than its plan's call.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -67,7 +79,8 @@ attr_true(PyObject *obj, PyObject *name)
 }
 
 /* Whether vals fit the plan with no conversion: 1 yes, 0 no, -1 error.
- * spec: a tuple of (dtype, shape) per feed, or None (then fits(vals)). */
+ * spec: a tuple of (dtype, dims) per feed (a dimension None: any size), or
+ * None (then fits(vals)). */
 static int
 feeds_fit(PyObject *spec, PyObject *fits, PyObject *const *vals, Py_ssize_t n)
 {
@@ -101,10 +114,21 @@ feeds_fit(PyObject *spec, PyObject *fits, PyObject *const *vals, Py_ssize_t n)
         Py_DECREF(dtype);
         if (!same)
             return 0;
-        PyObject *shape = PyObject_GetAttr(v, s_shape);
+        PyObject *shape = PyObject_GetAttr(v, s_shape), *dims = PyTuple_GET_ITEM(want, 1);
         if (shape == NULL)
             return -1;
-        int eq = PyObject_RichCompareBool(shape, PyTuple_GET_ITEM(want, 1), Py_EQ);
+        int eq;
+        if (PyTuple_CheckExact(shape) && PyTuple_CheckExact(dims)) { /* the rank, and each dimension not None */
+            Py_ssize_t rank = PyTuple_GET_SIZE(dims);
+            eq = PyTuple_GET_SIZE(shape) == rank;
+            for (Py_ssize_t k = 0; eq == 1 && k < rank; k++) {
+                PyObject *d = PyTuple_GET_ITEM(dims, k);
+                if (d != Py_None)
+                    eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(shape, k), d, Py_EQ);
+            }
+        }
+        else
+            eq = PyObject_RichCompareBool(shape, dims, Py_EQ);
         Py_DECREF(shape);
         if (eq != 1)
             return eq;
@@ -1635,6 +1659,8 @@ finish(PyObject *session, PyObject *entry, PyObject *res, PyObject *const *vals,
         Py_DECREF(r);
         values = PySequence_List(seq);
     }
+    else if (nr == 0)
+        values = PyList_New(0);
     else if (nr == 1) {
         PyObject *h = host_value(PyTuple_GET_ITEM(seq, 0));
         values = h == NULL ? NULL : PyList_New(1);

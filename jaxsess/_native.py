@@ -3,7 +3,8 @@
 ``setup.py`` builds it where a C compiler is available; without it, or with
 the environment variable ``JAXSESS_C_HOT_PATH=0`` (read at import), jaxsess
 runs the Python code it accelerates: ``Session.run``'s and
-``make_callable``'s cache-hit paths and the ownership registry's safe point.
+``make_callable``'s cache-hit paths (training steps included), the ownership
+registry's safe point and variable swap, and ``session.jit``'s calls.
 Both do the same thing; the Python code is the reference.
 """
 

@@ -1318,3 +1318,43 @@ def test_one_fetch_of_a_reused_plan_is_its_own_value(path: str) -> None:
             assert len(sess._plans) == 2 and len({e.plan for e in sess._plans.values()}) == 1  # reused
             for out in (f(x3), run(b, {x: x3}), make_callable([b], [x])(x3)[0], run([b], {x: x3})[0]):
                 np.testing.assert_array_equal(np.asarray(out), x3 + 100.0)
+
+
+@pytest.mark.skipif(gs._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+def test_c_feed_check_with_unknown_dimensions_is_the_python_predicate() -> None:
+    """The C hot path takes a fed array exactly when the entry's Python
+    predicate (``feeds_fit``) does: a NumPy array of the dtype, the rank and
+    every static dimension (a ``None`` dimension takes any size); any other
+    value goes to the Python path, which converts or raises as TF1."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 3, None], name="x")
+        y = tf.reduce_sum(x, axis=1)
+    cases = [
+        np.ones((2, 3, 4), np.float32),
+        np.ones((5, 3, 1), np.float32),
+        np.ones((0, 3, 2), np.float32),
+        np.ones((2, 4, 4), np.float32),  # a static dimension differs
+        np.ones((2, 3), np.float32),  # another rank
+        np.ones((2, 3, 4, 1), np.float32),
+        np.ones((2, 3, 4), np.float64),  # another dtype: converted
+        [[[1.0, 2.0]] * 3],  # a list: converted
+    ]
+    with tf.Session(graph=g) as sess:
+        sess.run(y, {x: cases[0]})
+        key = ((y,), (x,))
+        entry = sess._plans[key]
+        assert entry.fit_spec is not None  # the C path checks the feeds itself
+        python_checks: list[int] = []  # the Python paths call the entry's predicate; the C path does not
+        sess._plans[key] = entry._replace(fits=_counting(entry.fits, python_checks))
+        sess._last_hit = None
+        for v in cases:
+            before = len(python_checks)
+            try:
+                out = sess.run(y, {x: v})
+                np.testing.assert_allclose(out, np.asarray(v, np.float32).sum(axis=1))
+            except ValueError as e:
+                assert "Cannot feed value of shape" in str(e) and "x:0" in str(e)
+            took_c = len(python_checks) == before
+            assert took_c == entry.fits((v,)), (np.shape(v), took_c)
+        assert 0 < len(python_checks) < len(cases)

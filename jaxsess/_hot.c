@@ -318,47 +318,6 @@ call_safe_point(PyObject *registry)
     return 0;
 }
 
-/* The keys and the values of `feed` (None, or a dict of n items) in two new
- * tuples, in its iteration order: 1; 0 when the dict changed under the
- * iteration (nothing made); -1 error. */
-static int
-split_feed(PyObject *feed, Py_ssize_t n, PyObject **keys, PyObject **vals)
-{
-    *keys = PyTuple_New(n);
-    *vals = *keys == NULL ? NULL : PyTuple_New(n);
-    if (*vals == NULL) {
-        Py_CLEAR(*keys);
-        return -1;
-    }
-    Py_ssize_t pos = 0, i = 0;
-    PyObject *k, *v;
-    while (i < n && PyDict_Next(feed, &pos, &k, &v)) {
-        Py_INCREF(k);
-        PyTuple_SET_ITEM(*keys, i, k);
-        Py_INCREF(v);
-        PyTuple_SET_ITEM(*vals, i, v);
-        i++;
-    }
-    if (i == n)
-        return 1;
-    Py_CLEAR(*keys);
-    Py_CLEAR(*vals);
-    return 0;
-}
-
-/* Whether two tuples hold the very same objects, in the same order. */
-static int
-same_objects(PyObject *a, PyObject *b)
-{
-    Py_ssize_t n = PyTuple_GET_SIZE(a);
-    if (!PyTuple_CheckExact(b) || PyTuple_GET_SIZE(b) != n)
-        return 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (PyTuple_GET_ITEM(a, i) != PyTuple_GET_ITEM(b, i))
-            return 0;
-    return 1;
-}
-
 /* Whether the session's graph holds host ops (strings, tf.data iterators:
  * it is in HOST_GRAPHS, whose weak references hash and compare as the
  * graphs): 1 yes, 0 no, -1 error. As _host_run.needs_host_pass, which the
@@ -405,8 +364,9 @@ static int run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyO
  * (run_entry: a stateless plan's flat jitted function, or a stateful plan on
  * the default device).
  *
- * The session's _last_hit, (leaves, feed keys, entry), is the plan this path
- * ran last and moved to the LRU end; every Python change of the plan cache
+ * The session's _last_hit, (leaves, feed keys, entry, registry, device
+ * fetches), is the plan this path ran last and moved to the LRU end (the
+ * registry and the flag are set once by Session.__init__); every Python change of the plan cache
  * (a store, an eviction, another plan moved to the end, close) sets it to
  * None. A call with those fetch leaves and the same feed keys (the same
  * objects, in the same order) therefore has that plan-cache key, its entry
@@ -415,11 +375,12 @@ static int run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyO
 static int
 hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
 {
-    int r, fit, same, single;
-    PyObject *keys = NULL, *vals = NULL, *key = NULL, *plans = NULL, *entry = NULL, *registry = NULL;
+    int r, fit, same = 0, single, device;
+    PyObject *keys = NULL, *key = NULL, *plans = NULL, *entry = NULL, *registry = NULL;
     PyObject *last = NULL, *leaves_t = NULL;
     PyObject *const *leaves;
-    Py_ssize_t nf;
+    PyObject *vbuf[8], **vals = vbuf;
+    Py_ssize_t nf, n = 0, nvals = 0;
     *result = NULL;
     PyObject *ftype = (PyObject *)Py_TYPE(fetches);
     if (ftype == g_tensor || ftype == g_operation) {
@@ -443,23 +404,47 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     if (feed != Py_None && !PyDict_CheckExact(feed))
         goto miss;
     if ((r = attr_true(session, s_closed)) != 0 || (r = attr_true(session, s_drop_variants)) != 0
-        || (r = attr_true(session, s_multiprocess)) != 0 || (r = graph_on_host(session)) != 0)
+        || (r = graph_on_host(session)) != 0)
         goto out_r;
-    Py_ssize_t n = feed == Py_None ? 0 : PyDict_GET_SIZE(feed);
-    if ((r = split_feed(feed, n, &keys, &vals)) <= 0) {
-        if (r < 0)
-            goto error;
-        goto miss; /* a feed dict changed under the iteration: the Python path */
-    }
     if ((last = PyObject_GetAttr(session, s_last_hit)) == NULL)
         goto error;
-    same = PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) == 3
-           && same_leaves(PyTuple_GET_ITEM(last, 0), leaves, nf) && same_objects(keys, PyTuple_GET_ITEM(last, 1));
-    if (same) {
+    n = feed == Py_None ? 0 : PyDict_GET_SIZE(feed);
+    if (n > (Py_ssize_t)(sizeof(vbuf) / sizeof(vbuf[0])) && (vals = PyMem_New(PyObject *, n)) == NULL) {
+        PyErr_NoMemory();
+        goto error;
+    }
+    /* The feed values (new references in vals), and whether the keys are the last hit's. */
+    int last_ok = PyTuple_CheckExact(last) && PyTuple_GET_SIZE(last) == 5
+                  && same_leaves(PyTuple_GET_ITEM(last, 0), leaves, nf);
+    PyObject *last_keys = last_ok ? PyTuple_GET_ITEM(last, 1) : NULL;
+    same = last_keys != NULL && PyTuple_CheckExact(last_keys) && PyTuple_GET_SIZE(last_keys) == n;
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (nvals < n && PyDict_Next(feed, &pos, &k, &v)) { /* runs no Python code */
+        if (same && PyTuple_GET_ITEM(last_keys, nvals) != k)
+            same = 0;
+        Py_INCREF(v);
+        vals[nvals++] = v;
+    }
+    if (nvals != n)
+        goto miss;
+    if (same) { /* a session the C path ran (so not multi-process: set at __init__), this entry */
         entry = PyTuple_GET_ITEM(last, 2);
+        registry = PyTuple_GET_ITEM(last, 3);
+        device = PyTuple_GET_ITEM(last, 4) == Py_True;
         Py_INCREF(entry);
+        Py_INCREF(registry);
     }
     else {
+        if ((r = attr_true(session, s_multiprocess)) != 0)
+            goto out_r;
+        if ((keys = PyTuple_New(n)) == NULL)
+            goto error;
+        pos = 0;
+        for (Py_ssize_t i = 0; i < n && PyDict_Next(feed, &pos, &k, &v); i++) {
+            Py_INCREF(k);
+            PyTuple_SET_ITEM(keys, i, k);
+        }
         /* A list with a leaf twice gives a key that is never cached (Fetches
          * keeps each leaf once): it misses, and the Python path runs it. */
         if ((leaves_t == NULL && (leaves_t = as_tuple(leaves, nf)) == NULL)
@@ -477,20 +462,20 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
             goto miss;
         }
         Py_INCREF(entry); /* another thread may evict it while Python code runs */
+        if ((registry = PyObject_GetAttr(session, s_registry)) == NULL || (device = attr_true(session, s_device_fetches)) < 0)
+            goto error;
     }
     if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) <= g_i_max)
         goto miss;
     if (PyTuple_GET_ITEM(entry, g_i_direct_one) == Py_None && PyTuple_GET_ITEM(entry, g_i_direct) == Py_None
         && PyTuple_GET_ITEM(entry, g_i_step) == Py_None)
         goto miss; /* a plan that only _run runs (placed, x64, permuted feeds, host outputs) */
-    PyObject *const *items = ((PyTupleObject *)vals)->ob_item;
-    fit = feeds_fit(PyTuple_GET_ITEM(entry, g_i_spec), PyTuple_GET_ITEM(entry, g_i_fits), items, n);
+    fit = feeds_fit(PyTuple_GET_ITEM(entry, g_i_spec), PyTuple_GET_ITEM(entry, g_i_fits), vals, n);
     if (fit < 0)
         goto error;
     if (!fit)
         goto miss; /* conversions and checks: the Python path */
-    registry = PyObject_GetAttr(session, s_registry);
-    if (registry == NULL || call_safe_point(registry) < 0)
+    if (call_safe_point(registry) < 0)
         goto error;
     if (!same) {
         PyObject *moved = PyObject_CallMethodOneArg(plans, s_move_to_end, key);
@@ -501,7 +486,7 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
         }
         else {
             Py_DECREF(moved);
-            PyObject *hit = PyTuple_Pack(3, leaves_t, keys, entry);
+            PyObject *hit = PyTuple_Pack(5, leaves_t, keys, entry, registry, device ? Py_True : Py_False);
             if (hit == NULL || PyObject_SetAttr(session, s_last_hit, hit) < 0) {
                 Py_XDECREF(hit);
                 goto error;
@@ -509,10 +494,7 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
             Py_DECREF(hit);
         }
     }
-    int device = attr_true(session, s_device_fetches);
-    if (device < 0)
-        goto error;
-    r = run_entry(session, registry, entry, items, n, device, single, NULL, result);
+    r = run_entry(session, registry, entry, vals, n, device, single, NULL, result);
     goto out;
 miss:
     r = 0;
@@ -526,10 +508,13 @@ out_r:
     else
         r = 1; /* an attribute error: report it */
 out:
+    while (nvals > 0)
+        Py_DECREF(vals[--nvals]);
+    if (vals != vbuf)
+        PyMem_Free(vals);
     Py_XDECREF(last);
     Py_XDECREF(leaves_t);
     Py_XDECREF(keys);
-    Py_XDECREF(vals);
     Py_XDECREF(key);
     Py_XDECREF(plans);
     Py_XDECREF(entry);

@@ -973,10 +973,8 @@ class Session(BaseSession):
                 a = np.array(out)  # the host copy, as host_value
                 return a if a.ndim else a[()]
 
-            if _c_hot is not None:  # the same calls, in C; direct_runner is its __wrapped__
-                return _c_hot.HotCallable(
-                    direct_runner, session, registry, direct_one, fit_spec, fits, n, device, by_buffer
-                )
+            if _c_hot is not None:  # the same calls, in C (jaxsess._hot.run_entry); direct_runner is its __wrapped__
+                return _c_hot.HotRunner(direct_runner, session, registry, entry, n, device, None)
             return direct_runner
 
         def runner(*args: Any, **kwargs: Any) -> Any:

@@ -634,7 +634,7 @@ static PyTypeObject HotRunType = {
 
 /* -- Wrapper: a Python callable with its common calls in C --------------------------
  *
- * The object of HotCallable (make_callable) and SessionJit (session.jit):
+ * The object of HotRunner (make_callable) and SessionJit (session.jit):
  * the Python callable it stands for (the reference path), the session, its
  * registry, the jitted function, and what the common case needs. */
 
@@ -644,13 +644,13 @@ typedef struct {
     PyObject *session;
     PyObject *registry;
     PyObject *fn;       /* the jitted function (HotRunner: the plan-cache entry) */
-    PyObject *spec;     /* HotCallable: fit_spec or None */
-    PyObject *fits;     /* HotCallable, HotRunner: the fits predicate */
+    PyObject *spec;     /* HotRunner: the entry's fit_spec or None */
+    PyObject *fits;     /* HotRunner: the entry's fits predicate */
     PyObject *rebuild;  /* HotRunner: the fetch structure's rebuild, NULL for one tensor */
     PyObject *dict;
     PyObject *weaklist; /* SessionJit only (the session keeps them in a WeakSet) */
-    Py_ssize_t n;       /* HotCallable: the number of feeds */
-    int device;         /* HotCallable: device fetches */
+    Py_ssize_t n;       /* HotRunner: the number of feeds */
+    int device;         /* HotRunner: device fetches */
     int by_buffer;
     vectorcallfunc vectorcall;
 } Wrapper;
@@ -713,84 +713,11 @@ wrapper_dealloc(Wrapper *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* -- HotCallable: make_callable's stateless one-fetch callable ------------------------ */
-
-static PyObject *
-hotcallable_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
-{
-    Wrapper *self = (Wrapper *)op;
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (g_configured && kwnames == NULL && nargs == self->n) {
-        int r = attr_true(self->session, s_closed);
-        if (r == 0)
-            r = attr_true(self->session, s_drop_variants);
-        if (r < 0)
-            return NULL;
-        if (r == 0) {
-            int fit = feeds_fit(self->spec, self->fits, args, nargs);
-            if (fit < 0)
-                return NULL;
-            if (fit) {
-                if (call_safe_point(self->registry) < 0)
-                    return NULL;
-                return call_and_finish(self->session, self->registry, self->fn, args, nargs, self->device,
-                                       self->by_buffer);
-            }
-        }
-    }
-    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
-}
-
-static PyObject *
-hotcallable_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
-{
-    PyObject *slow, *session, *registry, *fn, *spec, *fits;
-    Py_ssize_t n;
-    int device, by_buffer;
-    static char *kwlist[] = {"slow", "session", "registry", "fn", "spec", "fits", "n", "device", "by_buffer", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOnpp:HotCallable", kwlist, &slow, &session, &registry,
-                                     &fn, &spec, &fits, &n, &device, &by_buffer))
-        return NULL;
-    if (spec != Py_None && !PyTuple_Check(spec)) {
-        PyErr_SetString(PyExc_TypeError, "HotCallable: spec must be a tuple or None");
-        return NULL;
-    }
-    Wrapper *self = wrapper_new(type, hotcallable_vectorcall, slow, session, registry, fn, by_buffer);
-    if (self == NULL)
-        return NULL;
-    Py_INCREF(spec);
-    self->spec = spec;
-    Py_INCREF(fits);
-    self->fits = fits;
-    self->n = n;
-    self->device = device;
-    return (PyObject *)self;
-}
-
-static PyMemberDef hotcallable_members[] = {
+static PyMemberDef runner_members[] = {
     {"__wrapped__", T_OBJECT, offsetof(Wrapper, slow), READONLY, "the Python callable (the reference path)"},
     {"__dictoffset__", T_PYSSIZET, offsetof(Wrapper, dict), READONLY, NULL},
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(Wrapper, vectorcall), READONLY, NULL},
     {NULL},
-};
-
-static PyTypeObject HotCallableType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "jaxsess._hot.HotCallable",
-    .tp_doc = "A make_callable function whose common calls run in C; others call the wrapped Python callable.",
-    .tp_basicsize = sizeof(Wrapper),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_new = hotcallable_new,
-    .tp_dealloc = (destructor)wrapper_dealloc,
-    .tp_traverse = (traverseproc)wrapper_traverse,
-    .tp_clear = (inquiry)wrapper_clear,
-    .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
-    .tp_dictoffset = offsetof(Wrapper, dict),
-    .tp_members = hotcallable_members,
-    .tp_getset = dict_getset,
-    .tp_getattro = PyObject_GenericGetAttr,
-    .tp_setattro = PyObject_GenericSetAttr,
 };
 
 /* -- SafePoint: an ownership registry's safe point ------------------------------------
@@ -1776,9 +1703,10 @@ run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyObject *cons
     return 1;
 }
 
-/* -- HotRunner: make_callable's other callables ---------------------------------------
+/* -- HotRunner: make_callable's functions --------------------------------------------
  *
- * make_callable's `runner` (not multi-process) for a plan run_entry runs:
+ * make_callable's `direct_runner` or `runner` (not multi-process) for a plan
+ * run_entry runs:
  * its checks (closed, variants to drop: the Python runner; the feeds fit),
  * the safe point, and run_entry. The Wrapper's fn holds the cache entry,
  * spec/fits its feed check; rebuild (NULL: one tensor fetched) makes the
@@ -1860,7 +1788,7 @@ static PyTypeObject HotRunnerType = {
     .tp_call = PyVectorcall_Call,
     .tp_vectorcall_offset = offsetof(Wrapper, vectorcall),
     .tp_dictoffset = offsetof(Wrapper, dict),
-    .tp_members = hotcallable_members,
+    .tp_members = runner_members,
     .tp_getset = dict_getset,
     .tp_getattro = PyObject_GenericGetAttr,
     .tp_setattro = PyObject_GenericSetAttr,
@@ -2172,7 +2100,7 @@ PyInit__hot(void)
     INTERN(s_swap_pinned_py, "_swap_pinned");
     if ((g_empty_tuple = PyTuple_New(0)) == NULL)
         return NULL;
-    if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&HotCallableType) < 0 || PyType_Ready(&SafePointType) < 0
+    if (PyType_Ready(&HotRunType) < 0 || PyType_Ready(&SafePointType) < 0
         || PyType_Ready(&SessionJitType) < 0 || PyType_Ready(&HotRunnerType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&hot_module);
@@ -2181,12 +2109,6 @@ PyInit__hot(void)
     Py_INCREF(&HotRunType);
     if (PyModule_AddObject(m, "HotRun", (PyObject *)&HotRunType) < 0) {
         Py_DECREF(&HotRunType);
-        Py_DECREF(m);
-        return NULL;
-    }
-    Py_INCREF(&HotCallableType);
-    if (PyModule_AddObject(m, "HotCallable", (PyObject *)&HotCallableType) < 0) {
-        Py_DECREF(&HotCallableType);
         Py_DECREF(m);
         return NULL;
     }

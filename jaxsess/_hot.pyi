@@ -9,22 +9,6 @@ class HotRun:
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
     def __get__(self, obj: object, objtype: type | None = None) -> Any: ...
 
-class HotCallable:
-    __wrapped__: Callable[..., Any]
-    def __init__(
-        self,
-        slow: Callable[..., Any],
-        session: Any,
-        registry: Any,
-        fn: Callable[..., Any],
-        spec: tuple[Any, ...] | None,
-        fits: Callable[..., bool],
-        n: int,
-        device: bool,
-        by_buffer: bool,
-    ) -> None: ...
-    def __call__(self, *args: Any) -> Any: ...
-
 class HotRunner:
     __wrapped__: Callable[..., Any]
     def __init__(

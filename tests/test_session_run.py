@@ -1083,7 +1083,8 @@ def test_c_hot_callable_errors_and_adoption() -> None:
     assert gs._c_hot is not None
     g = tf.Graph()
     with g.as_default():
-        tf.placeholder(tf.float32, [2], name="x")
+        x = tf.placeholder(tf.float32, [2], name="x")
+        y = x * 2.0
     x2 = np.ones(2, np.float32)
     spec = ((np.dtype(np.float32), (2,)),)
     slow_calls: list[tuple[Any, ...]] = []
@@ -1092,8 +1093,15 @@ def test_c_hot_callable_errors_and_adoption() -> None:
         slow_calls.append((*args, *kwargs.values()))
         return "python"
 
+    base: list[Any] = []  # y's cache entry (the cache is emptied at close)
+
+    def runner(fn: Callable[..., Any], device: bool, **fields: Any) -> Any:
+        """A C callable of y's cache entry, its jitted function replaced by fn."""
+        entry = base[0]._replace(direct_one=fn, by_buffer=False, **fields)
+        return gs._c_hot.HotRunner(slow, sess, sess._registry, entry, 1, device, None)
+
     def hot(fn: Callable[..., Any], device: bool = False) -> Any:
-        return gs._c_hot.HotCallable(slow, sess, sess._registry, fn, spec, lambda v: False, 1, device, False)
+        return runner(fn, device, fit_spec=spec, fits=lambda v: False)
 
     def raising(err: BaseException) -> Callable[..., Any]:
         def fn(*args: Any) -> Any:
@@ -1102,6 +1110,8 @@ def test_c_hot_callable_errors_and_adoption() -> None:
         return fn
 
     with tf.Session(graph=g, device_fetches=True, cleanup="ON_SESSION_CLOSE") as sess:
+        sess.make_callable(y, [x])
+        base.append(sess._plans[((y,), (x,))])
         with pytest.raises(errors.ResourceExhaustedError, match="Device out of memory: RESOURCE_EXHAUSTED: boom"):
             hot(raising(RuntimeError("RESOURCE_EXHAUSTED: boom")))(x2)
         with pytest.raises(RuntimeError, match="^plain$"):
@@ -1117,7 +1127,7 @@ def test_c_hot_callable_errors_and_adoption() -> None:
         out = hot(lambda v: fresh, device=True)(x2)
         assert out is fresh and sess.owns(fresh)
         mine = jnp.ones(2)
-        spec_any = gs._c_hot.HotCallable(slow, sess, sess._registry, lambda v: v, None, lambda v: True, 1, True, False)
+        spec_any = runner(lambda v: v, True, fit_spec=None, fits=lambda v: True)
         assert spec_any(mine) is mine and not sess.owns(mine)  # a feed handed back stays the caller's
         assert hot(lambda v: np.float32(1.5))(x2) == np.float32(1.5)
     assert fresh.is_deleted() and not mine.is_deleted()

@@ -127,8 +127,8 @@ def _flat_failed(session: Session, fn: Callable[..., Any], vals: Sequence[Any], 
 
 def _step_failed(fn: Callable[..., Any], donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: tuple[Any, ...],
                  err: Exception) -> Any:
-    """After a stateful plan's ``fn(donated, kept, feeds)`` raised ``err`` in
-    the C hot path (the session's state lock held): as :meth:`Session._call`,
+    """After a plan's ``fn(donated, kept, feeds)`` raised ``err`` (in
+    :meth:`Session._call`, or in the C hot path with the state lock held):
     the retry on one device of feeds committed to several, or ``err``."""
     if isinstance(err, ValueError):
         return _on_one_device(lambda *f: fn(donated, kept, f), feeds, err)
@@ -815,7 +815,7 @@ class Session(BaseSession):
                 try:
                     out, _ = plan.fn((), (), tuple(feed_vals))  # type: ignore[misc]
                 except ValueError as e:
-                    out, _ = self._call_on_one_device(plan, (), (), feed_vals, e)
+                    out, _ = _step_failed(plan.fn, (), (), tuple(feed_vals), e)  # type: ignore[arg-type]
             else:
                 out, _ = self._call_on_device(plan, (), (), feed_vals)
             return out  # type: ignore[no-any-return]
@@ -840,7 +840,7 @@ class Session(BaseSession):
                     try:
                         out, new_state = plan.fn(donated, kept, tuple(feed_vals))  # type: ignore[misc]
                     except ValueError as e:
-                        out, new_state = self._call_on_one_device(plan, donated, kept, feed_vals, e)
+                        out, new_state = _step_failed(plan.fn, donated, kept, tuple(feed_vals), e)  # type: ignore[arg-type]
                 else:
                     out, new_state = self._call_on_device(plan, donated, kept, feed_vals)
                 state.update(zip(plan.written, new_state))
@@ -853,11 +853,6 @@ class Session(BaseSession):
         # One jitted program returns fresh buffers; per-device parts move values
         # with jax.device_put, which aliases a value already on its device.
         return plan.parts is not None or jit_returns_input_buffers()
-
-    def _call_on_one_device(
-        self, plan: Plan, donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: list[Any], err: ValueError
-    ) -> Any:
-        return _on_one_device(lambda *f: plan.fn(donated, kept, f), feeds, err)  # type: ignore[misc]
 
     def _call_on_device(self, plan: Plan, donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: list[Any]) -> Any:
         with jax.default_device(plan.device):

@@ -1208,6 +1208,7 @@ def _batches(n: int) -> list[tuple[np.ndarray, np.ndarray]]:
     return [(rng.standard_normal((5, 8)).astype(np.float32), rng.integers(0, 3, 5).astype(np.int32)) for _ in range(n)]
 
 
+@pytest.mark.skipif(gs._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
 @pytest.mark.parametrize("device_fetches", [False, True])
 def test_training_steps_in_c_match_python(device_fetches: bool) -> None:
     """A stateful plan's cache hits — ``run(train_op)``, ``run([train_op,

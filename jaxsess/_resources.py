@@ -27,6 +27,7 @@ The semantics of the strategies follow TensorFlow Java's
 
 from __future__ import annotations
 
+import atexit
 import enum
 import gc
 import logging
@@ -35,6 +36,7 @@ import sys
 import threading
 import time
 import warnings
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -375,6 +377,34 @@ _IDLE_AFTER = 200  # empty polls before the cleaner polls slowly
 _IDLE_INTERVAL_S = 0.02
 _SAFE_POINT_MAX_AGE_S = 0.01  # ON_SAFE_POINTS: sweep at least this often while calls come
 _MAX_INTERVAL_S = 0.05
+_EXIT_WAIT_S = 60.0  # at interpreter exit: the longest wait for closes still freeing
+
+# Every registry, for _finish_closes_at_exit.
+_registries: weakref.WeakSet[OwnershipRegistry] = weakref.WeakSet()
+
+
+def _finish_closes_at_exit() -> None:
+    # No registry thread may still run when the interpreter finalizes: a
+    # daemon thread that waits for the GIL then exits by forced unwinding,
+    # which aborts the process ("FATAL: exception not rethrown") when that
+    # thread is inside jaxlib's array destructor. A close begun by a
+    # garbage-collection finalizer (a session dropped without close()) or on
+    # the cleaner thread returns at once and frees on that thread: wait for
+    # it. Sessions still alive were closed by their weakref.finalize at exit,
+    # whose hook runs before this one (atexit runs hooks last-in first-out,
+    # and this one is registered at import); a cleaner left running is
+    # stopped (the process frees its memory). Registered after jax is
+    # imported, this runs before jax's own exit hooks.
+    deadline = time.monotonic() + _EXIT_WAIT_S
+    for registry in list(_registries):
+        left = max(0.0, deadline - time.monotonic())
+        if registry.closed:
+            registry.wait_closed(left)
+        else:
+            registry._stop_cleaner(left)
+
+
+atexit.register(_finish_closes_at_exit)
 
 _c_swap_pinned = None if _c_hot is None else _c_hot.swap_pinned
 if _c_hot is not None:
@@ -429,6 +459,7 @@ class OwnershipRegistry:
         self._closed = False
         self._final_done = threading.Event()  # set once close() has freed everything
         self._close_in_cleaner = False  # close() ran on the cleaner thread: it frees on exit
+        _registries.add(self)  # a close may free on another thread (a cleaner, a helper)
         self.cleaner_errors = 0
         # Thread ids of calls in flight that use owned arrays as inputs
         # (session.jit functions, eager ops): close() waits for them before it
@@ -975,6 +1006,14 @@ class OwnershipRegistry:
         thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
         return not thread.is_alive()
 
+    def _stop_cleaner(self, timeout: float) -> None:
+        # Stops the cleaner thread, if any, without closing (interpreter exit).
+        thread = self._thread
+        if thread is not None and thread.is_alive() and thread is not threading.current_thread():
+            self._stop = True
+            self._wake.set()
+            thread.join(timeout)
+
     def _join_then_free(self) -> None:
         thread = self._thread
         if thread is not None:
@@ -985,6 +1024,12 @@ class OwnershipRegistry:
     def _free_all(self) -> None:
         # Deletes every owned array (idempotent); an array whose buffer an
         # unowned array that something still references shares is only dropped.
+        try:
+            self._free_all_locked()
+        finally:
+            self._final_done.set()  # also after an error: nothing waits forever
+
+    def _free_all_locked(self) -> None:
         with self._lock:
             self._enter_pending(closing=True)
             aliases: dict[int, list[Any]] = {}
@@ -1002,7 +1047,6 @@ class OwnershipRegistry:
                         self._live_bytes -= entry[1]
                         self._freed += 1
                     del entry
-        self._final_done.set()
 
     @property
     def closed(self) -> bool:

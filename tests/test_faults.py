@@ -710,3 +710,60 @@ def test_gather_out_of_range_and_integer_division_by_zero_are_documented() -> No
         readme = f.read()
     known = readme.split("### Known differences from TF1", 1)[1].split("\n## ", 1)[0]
     assert "out-of-range index" in known and "by zero" in known and "InvalidArgumentError" in known
+
+
+_DROPPED_SCRIPT = textwrap.dedent(
+    """
+    import atexit, os, sys, threading, time
+    os.environ["JAX_PLATFORMS"] = "cpu"
+    STATE = {}
+
+    def check():  # registered before jaxsess's hook: atexit runs it after
+        registry = STATE["registry"]
+        done = registry._final_done.is_set() and not registry.thread.is_alive()
+        print("freed" if done else "still freeing", sum(a.is_deleted() for a in STATE["held"]), flush=True)
+
+    atexit.register(check)
+    import jax.numpy as jnp
+    import jaxsess as tf
+
+    s = tf.EagerSession(cleanup="IN_BACKGROUND")
+    f = s.jit(lambda a: a + 1)
+    STATE["held"] = [f(jnp.ones(8)) for _ in range(int(sys.argv[1]))]
+    registry = STATE["registry"] = s._registry
+    locked = threading.Event()
+
+    def busy():  # a sweep that takes a while: the close's frees wait for it
+        with registry._lock:
+            locked.set()
+            time.sleep(0.3)
+
+    threading.Thread(target=busy, daemon=True).start()
+    locked.wait()
+    del s, f  # dropped without close(): the finalizer closes it on the cleaner thread
+    print("done", flush=True)
+    """
+)
+
+
+def test_exit_waits_for_the_close_of_a_session_dropped_unclosed(tmp_path: Any) -> None:
+    """A session garbage-collected without ``close()`` frees on its cleaner
+    thread; at interpreter exit that must be over before the interpreter
+    finalizes (a daemon thread still inside jaxlib's array destructor then
+    aborted the process: "FATAL: exception not rethrown"). Here the frees
+    wait for a sweep that holds the registry's lock for 0.3 s."""
+    n = 100
+    script = tmp_path / "dropped_session.py"
+    script.write_text(_DROPPED_SCRIPT)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "PYTHONDEVMODE")}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [os.getcwd(), env.get("PYTHONPATH", "")] if p)
+    proc = subprocess.run(
+        [sys.executable, str(script), str(n)],
+        capture_output=True,
+        text=True,
+        timeout=SUBPROCESS_TIMEOUT_S,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["done", "freed", str(n)], proc.stdout
+    assert proc.stderr == ""

@@ -8,10 +8,21 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 
 os.environ["JAX_PLATFORMS"] = "cpu"
-os.environ["JAXSESS_COMPILATION_CACHE"] = "0"  # no writes into the home; test_compile_cache turns it on
+# The persistent compilation cache, on as for users, in one directory for the whole run:
+# the controller makes it and removes it (pytest_unconfigure); xdist workers and the
+# programs tests start inherit the variables, so a program several tests compile (the demo,
+# a rebuilt Estimator graph) compiles once. Never the user's cache in the home.
+_OWN_CACHE_DIR: str | None = None
+if not os.environ.get("JAXSESS_TEST_CACHE_DIR"):
+    _OWN_CACHE_DIR = tempfile.mkdtemp(prefix="jaxsess-test-xla-cache-")
+    os.environ["JAXSESS_TEST_CACHE_DIR"] = _OWN_CACHE_DIR
+os.environ["JAXSESS_COMPILATION_CACHE"] = "1"
+os.environ["JAXSESS_COMPILATION_CACHE_DIR"] = os.environ["JAXSESS_TEST_CACHE_DIR"]
 
 import jax  # noqa: E402
 
@@ -58,3 +69,9 @@ def sess() -> Iterator[jaxsess.Session]:
         yield s
     finally:
         s.close()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The process that made the run's compilation cache removes it."""
+    if _OWN_CACHE_DIR is not None and not hasattr(config, "workerinput"):
+        shutil.rmtree(_OWN_CACHE_DIR, ignore_errors=True)

@@ -61,24 +61,10 @@ def child(case: str, iterations: int, mib: int) -> dict[str, Any]:
     def fn(a: Any, i: Any) -> Any:
         return a * i
 
-    if case == "jax":
-        if not on_device:
-            return {"case": case, "skipped": "no memory_stats() on this backend"}
-        f = jax.jit(fn)
-        last = None
-        for i in range(iterations):
-            last = f(x, jnp.float32(i))
-        assert last is not None
-        last.block_until_ready()
-        during = _device_bytes(dev)
-        del last
-        closed = _device_bytes(dev)
-        assert base is not None and during is not None and closed is not None
-        return {"case": case, "source": "device", "peak": (during[1] - base[0]) / one,
-                "left": (during[0] - base[0]) / one, "closed": (closed[0] - base[0]) / one}
-
-    s = jaxsess.EagerSession(cleanup=case)
-    f = s.jit(fn)
+    session = None if case == "jax" else jaxsess.EagerSession(cleanup=case)
+    if session is None and not on_device:
+        return {"case": case, "skipped": "no memory_stats() on this backend"}
+    f = jax.jit(fn) if session is None else session.jit(fn)
     last = None
     for i in range(iterations):
         last = f(x, jnp.float32(i))
@@ -89,17 +75,23 @@ def child(case: str, iterations: int, mib: int) -> dict[str, Any]:
         assert base is not None and during is not None
         peak, left = (during[1] - base[0]) / one, (during[0] - base[0]) / one
     else:
-        stats = s.stats()
+        assert session is not None
+        stats = session.stats()
         peak, left = stats.peak_bytes / one, stats.live_bytes / one
-    s.close()  # `last` is still referenced: the session deletes it anyway
+    if session is None:
+        del last  # raw JAX frees what nothing references
+    else:
+        session.close()  # `last` is still referenced: the session deletes it anyway
+        assert last.is_deleted()
     if on_device:
         after = _device_bytes(dev)
         assert base is not None and after is not None
         closed = (after[0] - base[0]) / one
     else:
-        closed = s.stats().live_bytes / one
+        assert session is not None
+        closed = session.stats().live_bytes / one
     return {"case": case, "source": "device" if on_device else "session", "peak": peak, "left": left,
-            "closed": closed, "last_deleted": bool(last.is_deleted())}
+            "closed": closed}
 
 
 def main() -> None:

@@ -390,18 +390,16 @@ def _finish_closes_at_exit() -> None:
     # thread is inside jaxlib's array destructor. A close begun by a
     # garbage-collection finalizer (a session dropped without close()) or on
     # the cleaner thread returns at once and frees on that thread: wait for
-    # it. Sessions still alive were closed by their weakref.finalize at exit,
-    # whose hook runs before this one (atexit runs hooks last-in first-out,
-    # and this one is registered at import); a cleaner left running is
-    # stopped (the process frees its memory). Registered after jax is
-    # imported, this runs before jax's own exit hooks.
+    # it. A registry still open (its session's weakref.finalize exit hook,
+    # which closes it the same way, has not run yet: the two hooks' order
+    # depends on which was registered first) is closed here, blocking.
+    # Registered after jax is imported, this runs before jax's own exit hooks.
     deadline = time.monotonic() + _EXIT_WAIT_S
     for registry in list(_registries):
-        left = max(0.0, deadline - time.monotonic())
         if registry.closed:
-            registry.wait_closed(left)
+            registry.wait_closed(max(0.0, deadline - time.monotonic()))
         else:
-            registry._stop_cleaner(left)
+            registry.close()
 
 
 atexit.register(_finish_closes_at_exit)
@@ -1006,14 +1004,6 @@ class OwnershipRegistry:
         thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
         return not thread.is_alive()
 
-    def _stop_cleaner(self, timeout: float) -> None:
-        # Stops the cleaner thread, if any, without closing (interpreter exit).
-        thread = self._thread
-        if thread is not None and thread.is_alive() and thread is not threading.current_thread():
-            self._stop = True
-            self._wake.set()
-            thread.join(timeout)
-
     def _join_then_free(self) -> None:
         thread = self._thread
         if thread is not None:
@@ -1025,28 +1015,25 @@ class OwnershipRegistry:
         # Deletes every owned array (idempotent); an array whose buffer an
         # unowned array that something still references shares is only dropped.
         try:
-            self._free_all_locked()
+            with self._lock:
+                self._enter_pending(closing=True)
+                aliases: dict[int, list[Any]] = {}
+                if self._owned or self._pinned:
+                    aliases = _unowned_aliases([e[0] for t in (self._owned, self._pinned) for e in t.values()])
+                for table in (self._owned, self._pinned):
+                    while table:
+                        _, entry = table.popitem()
+                        try:
+                            cands = aliases.pop(id(entry[0]), None)
+                            shared = cands is not None and _alias_held(entry[0], cands)
+                            del cands
+                            self._free(entry, delete=not shared)
+                        except Exception:  # pragma: no cover - backend already gone
+                            self._live_bytes -= entry[1]
+                            self._freed += 1
+                        del entry
         finally:
             self._final_done.set()  # also after an error: nothing waits forever
-
-    def _free_all_locked(self) -> None:
-        with self._lock:
-            self._enter_pending(closing=True)
-            aliases: dict[int, list[Any]] = {}
-            if self._owned or self._pinned:
-                aliases = _unowned_aliases([e[0] for t in (self._owned, self._pinned) for e in t.values()])
-            for table in (self._owned, self._pinned):
-                while table:
-                    _, entry = table.popitem()
-                    try:
-                        cands = aliases.pop(id(entry[0]), None)
-                        shared = cands is not None and _alias_held(entry[0], cands)
-                        del cands
-                        self._free(entry, delete=not shared)
-                    except Exception:  # pragma: no cover - backend already gone
-                        self._live_bytes -= entry[1]
-                        self._freed += 1
-                    del entry
 
     @property
     def closed(self) -> bool:

@@ -1,4 +1,4 @@
-"""The C extension ``jaxsess._hot`` (the cache-hit path of ``Session.run``
+"""The C extension ``jaxsess._core.runtime._hot`` (the cache-hit path of ``Session.run``
 and ``make_callable``); everything else is declared in ``pyproject.toml``.
 
 It is optional: where it cannot be built, jaxsess runs its Python hot paths,
@@ -7,4 +7,4 @@ which do the same thing more slowly.
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("jaxsess._hot", ["jaxsess/_hot.c"], optional=True)])
+setup(ext_modules=[Extension("jaxsess._core.runtime._hot", ["jaxsess/_core/runtime/_hot.c"], optional=True)])

@@ -1,6 +1,6 @@
 """What run-time checks (``tf.assert_*``, ``tf.check_numerics``) cost a training step.
 
-Checks are host ops (``jaxsess/ops/check_ops.py``): a run that needs one
+Checks are host ops (``jaxsess/_tf1/ops/check_ops.py``): a run that needs one
 computes the checked values by a device run of their own, checks them on the
 host, then runs the step. This measures, for a small MLP training step
 (``Session.run(train_op)`` with a fed batch):

@@ -2,7 +2,7 @@
 
 A plan is compiled once per distinct fed ``N`` (and, for a
 ``sparse_placeholder`` without a full shape, per distinct dense shape; see
-``jaxsess/ops/sparse_tensor.py``). This measures a wide-model step
+``jaxsess/_tf1/ops/sparse_tensor.py``). This measures a wide-model step
 (``embedding_lookup_sparse`` of a ``[batch, None]`` sparse id feed, a dense
 layer, Adam) three ways:
 

@@ -241,7 +241,7 @@ def breakdown(model: GraphModel, batches: list[Any], strategy: ResourceCleanupSt
     """Times the parts of one ``Session.run(train_op, feed)`` on a cache hit:
     the plan's jitted function called directly on the session's state (what a
     raw step costs inside the session), the full ``run``, and a cProfile."""
-    from jaxsess import _fetch
+    from jaxsess._core.runtime import _fetch as _fetch
 
     with model.session(strategy) as sess:
         feed_keys = [model.x, model.y]
@@ -339,7 +339,7 @@ def attribute(sess: jaxsess.Session, model: GraphModel, batches: list[Any], plan
     ``discard``, ``unpin``, ``adopt``, and ``swap_pinned`` where it exists),
     feed conversion and fetch flattening; the rest is the remaining Python of
     ``run``. Wrappers add ~0.1-0.3 us per wrapped call."""
-    from jaxsess import _graph_session as gs
+    from jaxsess._core.runtime import _graph_session as gs
 
     spent: dict[str, float] = {}
     calls: dict[str, int] = {}

@@ -4,7 +4,7 @@
 ``tf.compat.v1``; see the README's compatibility table.
 
 The public names live in :mod:`jaxsess._api`, loaded on the first access to
-one of them (PEP 562): ``import jaxsess.graph._graph`` imports nothing above
+one of them (PEP 562): ``import jaxsess._core.graph._graph`` imports nothing above
 the graph layer, and ``tf.placeholder`` after the first access is a plain
 attribute of the package.
 """

@@ -48,11 +48,11 @@ from tqdm import tqdm
 
 import jaxsess
 from jaxsess import distributed
+from jaxsess._core.graph._device import tf_device_name
+from jaxsess._core.runtime._native import hot as _c_hot
+from jaxsess._core.runtime._resources import ResourceCleanupStrategy
 from jaxsess._launch import launch
-from jaxsess._native import hot as _c_hot
-from jaxsess._resources import ResourceCleanupStrategy
 from jaxsess.datasets import load_digits
-from jaxsess.graph._device import tf_device_name
 
 PROG = "python -m jaxsess"
 DEFAULT_STEPS = 600
@@ -292,11 +292,11 @@ def _info(args: argparse.Namespace) -> int:
     print(f"jax     {jax.__version__}, jaxlib {jaxlib.__version__}, numpy {np.__version__}, optax {optax.__version__}")
     print(f"backend {jax.default_backend()}")
     if _c_hot is not None:
-        print("hot     C (jaxsess._hot: Session.run / make_callable cache hits, safe points)")
+        print("hot     C (jaxsess._core.runtime._hot: Session.run / make_callable cache hits, safe points)")
     elif os.environ.get("JAXSESS_C_HOT_PATH", "1").strip().lower() in ("0", "false", "no", "off"):
         print("hot     Python (JAXSESS_C_HOT_PATH=0)")
     else:
-        print("hot     Python (jaxsess._hot is not built: reinstall with a C compiler for faster per-call paths)")
+        print("hot     Python (jaxsess._core.runtime._hot is not built: reinstall with a C compiler for faster per-call paths)")
     x64 = bool(jax.config.read("jax_enable_x64"))
     print(f"x64     {'enabled' if x64 else 'disabled'} (jax_enable_x64={x64}; float64/int64 compute in "
           f"{'64' if x64 else '32'} bits)")

@@ -2,14 +2,13 @@
 
 ``jaxsess/__init__.py`` loads this module on the first access to one of its
 names and copies them into the package, so that ``import jaxsess`` (or
-``import jaxsess.graph._graph``) imports nothing but the package itself, and
+``import jaxsess._core.graph._graph``) imports nothing but the package itself, and
 ``jaxsess.placeholder`` then costs a plain attribute lookup. Importing it
 installs the ``Tensor`` operators and the notebook displays.
 """
 
 # ruff: noqa: A004 - TF1's public names shadow builtins (bool, abs, range, ...)
 from jaxsess import (
-    _display,
     app as app,
     audio as audio,
     bitwise as bitwise,
@@ -53,31 +52,8 @@ from jaxsess import (
     train as train,
     version as version,
 )
-from jaxsess._compat import (
-    control_flow_v2_enabled as control_flow_v2_enabled,
-    disable_control_flow_v2 as disable_control_flow_v2,
-    disable_eager_execution as disable_eager_execution,
-    disable_tensor_equality as disable_tensor_equality,
-    disable_v2_behavior as disable_v2_behavior,
-    disable_v2_tensorshape as disable_v2_tensorshape,
-    enable_control_flow_v2 as enable_control_flow_v2,
-    enable_eager_execution as enable_eager_execution,
-    enable_tensor_equality as enable_tensor_equality,
-    enable_v2_behavior as enable_v2_behavior,
-    enable_v2_tensorshape as enable_v2_tensorshape,
-    executing_eagerly_outside_functions as executing_eagerly_outside_functions,
-    newaxis as newaxis,
-)
-from jaxsess._config import ConfigProto as ConfigProto, GPUOptions as GPUOptions
-from jaxsess._eager import EagerSession as EagerSession
-from jaxsess._graph_session import InteractiveSession as InteractiveSession, Session as Session
-from jaxsess._resources import (
-    DeviceStats as DeviceStats,
-    ResourceCleanupStrategy as ResourceCleanupStrategy,
-    SessionStats as SessionStats,
-)
-from jaxsess._session import BaseSession as BaseSession, get_default_session as get_default_session
-from jaxsess._tfproto import (
+from jaxsess._core._config import ConfigProto as ConfigProto, GPUOptions as GPUOptions
+from jaxsess._core._tfproto import (
     AttrValue as AttrValue,
     Event as Event,
     GraphDef as GraphDef,
@@ -93,31 +69,22 @@ from jaxsess._tfproto import (
     SummaryMetadata as SummaryMetadata,
     TensorProto as TensorProto,
 )
-from jaxsess.dtypes import (
-    DType as DType,
-    as_dtype as as_dtype,
-    bfloat16 as bfloat16,
-    bool as bool,
-    complex64 as complex64,
-    complex128 as complex128,
-    double as double,
-    float16 as float16,
-    float32 as float32,
-    float64 as float64,
-    half as half,
-    int8 as int8,
-    int16 as int16,
-    int32 as int32,
-    int64 as int64,
-    string as string,
-    uint8 as uint8,
-    uint16 as uint16,
-    uint32 as uint32,
-    uint64 as uint64,
+from jaxsess._core.graph._builder import (  # noqa: F401 - TF1 name
+    constant as constant,
+    constant_value as constant_value,
+    convert_to_tensor as convert_to_tensor,
+    executing_eagerly as executing_eagerly,
+    group as group,
+    identity as identity,
+    is_tensor as is_tensor,
+    no_op as no_op,
+    placeholder as placeholder,
+    placeholder_with_default as placeholder_with_default,
+    stop_gradient as stop_gradient,
+    tuple_ as tuple,
 )
-from jaxsess.export import export as export, graph_function as graph_function, load_exported as load_exported
-from jaxsess.graph._device import DeviceSpec as DeviceSpec
-from jaxsess.graph._graph import (
+from jaxsess._core.graph._device import DeviceSpec as DeviceSpec
+from jaxsess._core.graph._graph import (
     Graph as Graph,
     GraphKeys as GraphKeys,
     Operation as Operation,
@@ -133,28 +100,37 @@ from jaxsess.graph._graph import (
     name_scope as name_scope,
     reset_default_graph as reset_default_graph,
 )
-from jaxsess.graph._graph_def import import_graph_def as import_graph_def
-from jaxsess.graph._shape import Dimension as Dimension, TensorShape as TensorShape
-from jaxsess.ipython import (
-    load_ipython_extension as load_ipython_extension,
-    unload_ipython_extension as unload_ipython_extension,
+from jaxsess._core.graph._graph_def import import_graph_def as import_graph_def
+from jaxsess._core.graph._shape import Dimension as Dimension, TensorShape as TensorShape
+from jaxsess._core.runtime._eager import EagerSession as EagerSession
+from jaxsess._core.runtime._graph_session import InteractiveSession as InteractiveSession, Session as Session
+from jaxsess._core.runtime._resources import (
+    DeviceStats as DeviceStats,
+    ResourceCleanupStrategy as ResourceCleanupStrategy,
+    SessionStats as SessionStats,
 )
-from jaxsess.ops import _operators
-from jaxsess.ops._core import (
-    constant as constant,
-    constant_value as constant_value,
-    convert_to_tensor as convert_to_tensor,
-    executing_eagerly as executing_eagerly,
-    group as group,
-    identity as identity,
-    is_tensor as is_tensor,
-    no_op as no_op,
-    placeholder as placeholder,
-    placeholder_with_default as placeholder_with_default,
-    stop_gradient as stop_gradient,
-    tuple_ as tuple,  # noqa: F401 - TF1 name
+from jaxsess._core.runtime._session import (
+    BaseSession as BaseSession,
+    get_default_session as get_default_session,
 )
-from jaxsess.ops.array_extra_ops import (
+from jaxsess._tf1 import _display as _display
+from jaxsess._tf1._compat import (
+    control_flow_v2_enabled as control_flow_v2_enabled,
+    disable_control_flow_v2 as disable_control_flow_v2,
+    disable_eager_execution as disable_eager_execution,
+    disable_tensor_equality as disable_tensor_equality,
+    disable_v2_behavior as disable_v2_behavior,
+    disable_v2_tensorshape as disable_v2_tensorshape,
+    enable_control_flow_v2 as enable_control_flow_v2,
+    enable_eager_execution as enable_eager_execution,
+    enable_tensor_equality as enable_tensor_equality,
+    enable_v2_behavior as enable_v2_behavior,
+    enable_v2_tensorshape as enable_v2_tensorshape,
+    executing_eagerly_outside_functions as executing_eagerly_outside_functions,
+    newaxis as newaxis,
+)
+from jaxsess._tf1.ops import _operators as _operators
+from jaxsess._tf1.ops.array_extra_ops import (
     broadcast_dynamic_shape as broadcast_dynamic_shape,
     broadcast_static_shape as broadcast_static_shape,
     ensure_shape as ensure_shape,
@@ -163,7 +139,7 @@ from jaxsess.ops.array_extra_ops import (
     repeat as repeat,
     shape_n as shape_n,
 )
-from jaxsess.ops.array_ops import (
+from jaxsess._tf1.ops.array_ops import (
     broadcast_to as broadcast_to,
     concat as concat,
     expand_dims as expand_dims,
@@ -190,14 +166,14 @@ from jaxsess.ops.array_ops import (
     zeros as zeros,
     zeros_like as zeros_like,
 )
-from jaxsess.ops.check_extra_ops import (
+from jaxsess._tf1.ops.check_extra_ops import (
     assert_near as assert_near,
     assert_proper_iterable as assert_proper_iterable,
     assert_rank_in as assert_rank_in,
     assert_same_float_dtype as assert_same_float_dtype,
     is_numeric_tensor as is_numeric_tensor,
 )
-from jaxsess.ops.check_ops import (
+from jaxsess._tf1.ops.check_ops import (
     Assert as Assert,
     add_check_numerics_ops as add_check_numerics_ops,
     assert_equal as assert_equal,
@@ -219,18 +195,18 @@ from jaxsess.ops.check_ops import (
     count_up_to as count_up_to,
     verify_tensor_all_finite as verify_tensor_all_finite,
 )
-from jaxsess.ops.clip_ops import (
+from jaxsess._tf1.ops.clip_ops import (
     clip_by_global_norm as clip_by_global_norm,
     clip_by_norm as clip_by_norm,
     global_norm as global_norm,
 )
-from jaxsess.ops.control_flow import (
+from jaxsess._tf1.ops.control_flow import (
     case as case,
     cond as cond,
     switch_case as switch_case,
     while_loop as while_loop,
 )
-from jaxsess.ops.custom_gradient import (
+from jaxsess._tf1.ops.custom_gradient import (
     NotDifferentiable as NotDifferentiable,
     RegisterGradient as RegisterGradient,
     custom_gradient as custom_gradient,
@@ -239,13 +215,13 @@ from jaxsess.ops.custom_gradient import (
     no_gradient as no_gradient,
     recompute_grad as recompute_grad,
 )
-from jaxsess.ops.data_flow_ops import (
+from jaxsess._tf1.ops.data_flow_ops import (
     FIFOQueue as FIFOQueue,
     PaddingFIFOQueue as PaddingFIFOQueue,
     QueueBase as QueueBase,
     RandomShuffleQueue as RandomShuffleQueue,
 )
-from jaxsess.ops.functional_ops import (
+from jaxsess._tf1.ops.functional_ops import (
     einsum as einsum,
     foldl as foldl,
     foldr as foldr,
@@ -254,24 +230,24 @@ from jaxsess.ops.functional_ops import (
     scan as scan,
     vectorized_map as vectorized_map,
 )
-from jaxsess.ops.gradients import (
+from jaxsess._tf1.ops.gradients import (
     AggregationMethod as AggregationMethod,
     GradientTape as GradientTape,
     UnconnectedGradients as UnconnectedGradients,
     gradients as gradients,
     hessians as hessians,
 )
-from jaxsess.ops.graph_scopes import (
+from jaxsess._tf1.ops.graph_scopes import (
     container as container,
     init_scope as init_scope,
 )
-from jaxsess.ops.image_io_ops import read_file as read_file, write_file as write_file
-from jaxsess.ops.image_ops import random_crop as random_crop
-from jaxsess.ops.indexed_slices import (
+from jaxsess._tf1.ops.image_io_ops import read_file as read_file, write_file as write_file
+from jaxsess._tf1.ops.image_ops import random_crop as random_crop
+from jaxsess._tf1.ops.indexed_slices import (
     IndexedSlices as IndexedSlices,
     convert_to_tensor_or_indexed_slices as convert_to_tensor_or_indexed_slices,
 )
-from jaxsess.ops.indexing_ops import (
+from jaxsess._tf1.ops.indexing_ops import (
     dimension_value as dimension_value,
     meshgrid as meshgrid,
     roll as roll,
@@ -284,7 +260,7 @@ from jaxsess.ops.indexing_ops import (
     tensor_scatter_nd_sub as tensor_scatter_nd_sub,
     tensor_scatter_nd_update as tensor_scatter_nd_update,
 )
-from jaxsess.ops.init_ops import (
+from jaxsess._tf1.ops.init_ops import (
     constant_initializer as constant_initializer,
     glorot_normal_initializer as glorot_normal_initializer,
     glorot_uniform_initializer as glorot_uniform_initializer,
@@ -297,7 +273,7 @@ from jaxsess.ops.init_ops import (
     variance_scaling_initializer as variance_scaling_initializer,
     zeros_initializer as zeros_initializer,
 )
-from jaxsess.ops.io_ops import (
+from jaxsess._tf1.ops.io_ops import (
     FixedLengthRecordReader as FixedLengthRecordReader,
     IdentityReader as IdentityReader,
     ReaderBase as ReaderBase,
@@ -305,7 +281,7 @@ from jaxsess.ops.io_ops import (
     TFRecordReader as TFRecordReader,
     WholeFileReader as WholeFileReader,
 )
-from jaxsess.ops.linalg_ops import (
+from jaxsess._tf1.ops.linalg_ops import (
     acos as acos,
     acosh as acosh,
     asin as asin,
@@ -340,7 +316,7 @@ from jaxsess.ops.linalg_ops import (
     to_int64 as to_int64,
     trace as trace,
 )
-from jaxsess.ops.linalg_solvers import (
+from jaxsess._tf1.ops.linalg_solvers import (
     cholesky_solve as cholesky_solve,
     matrix_solve as matrix_solve,
     matrix_solve_ls as matrix_solve_ls,
@@ -349,8 +325,8 @@ from jaxsess.ops.linalg_solvers import (
     self_adjoint_eigvals as self_adjoint_eigvals,
     svd as svd,
 )
-from jaxsess.ops.logging_ops import Print as Print, print_v2 as print  # noqa: F401 - TF1 names
-from jaxsess.ops.math_extra_ops import (
+from jaxsess._tf1.ops.logging_ops import Print as Print, print_v2 as print  # noqa: F401 - TF1 names
+from jaxsess._tf1.ops.math_extra_ops import (
     betainc as betainc,
     cross as cross,
     igamma as igamma,
@@ -365,7 +341,7 @@ from jaxsess.ops.math_extra_ops import (
     unravel_index as unravel_index,
     zeta as zeta,
 )
-from jaxsess.ops.math_ops import (
+from jaxsess._tf1.ops.math_ops import (
     abs as abs,
     add as add,
     add_n as add_n,
@@ -441,7 +417,7 @@ from jaxsess.ops.math_ops import (
     where as where,
     where_v2 as where_v2,
 )
-from jaxsess.ops.math_special_ops import (
+from jaxsess._tf1.ops.math_special_ops import (
     bitcast as bitcast,
     saturate_cast as saturate_cast,
     sparse_segment_mean as sparse_segment_mean,
@@ -453,7 +429,7 @@ from jaxsess.ops.math_special_ops import (
     truncatemod as truncatemod,
     unsorted_segment_sqrt_n as unsorted_segment_sqrt_n,
 )
-from jaxsess.ops.nn_impl import (
+from jaxsess._tf1.ops.nn_impl import (
     accumulate_n as accumulate_n,
     argsort as argsort,
     batch_gather as batch_gather,
@@ -462,7 +438,7 @@ from jaxsess.ops.nn_impl import (
     histogram_fixed_width as histogram_fixed_width,
     sort as sort,
 )
-from jaxsess.ops.parsing_ops import (
+from jaxsess._tf1.ops.parsing_ops import (
     FixedLenFeature as FixedLenFeature,
     FixedLenSequenceFeature as FixedLenSequenceFeature,
     VarLenFeature as VarLenFeature,
@@ -472,13 +448,13 @@ from jaxsess.ops.parsing_ops import (
     parse_single_example as parse_single_example,
     string_to_number as string_to_number,
 )
-from jaxsess.ops.partitioned_variables import (
+from jaxsess._tf1.ops.partitioned_variables import (
     PartitionedVariable as PartitionedVariable,
     fixed_size_partitioner as fixed_size_partitioner,
     min_max_variable_partitioner as min_max_variable_partitioner,
     variable_axis_size_partitioner as variable_axis_size_partitioner,
 )
-from jaxsess.ops.random_ops import (
+from jaxsess._tf1.ops.random_ops import (
     get_seed as get_seed,
     multinomial as multinomial,
     random_gamma as random_gamma,
@@ -489,14 +465,14 @@ from jaxsess.ops.random_ops import (
     set_random_seed as set_random_seed,
     truncated_normal as truncated_normal,
 )
-from jaxsess.ops.rnn import reverse_sequence as reverse_sequence
-from jaxsess.ops.script_ops import (
+from jaxsess._tf1.ops.rnn import reverse_sequence as reverse_sequence
+from jaxsess._tf1.ops.script_ops import (
     numpy_function as numpy_function,
     py_func as py_func,
     py_function as py_function,
     timestamp as timestamp,
 )
-from jaxsess.ops.segment_ops import (
+from jaxsess._tf1.ops.segment_ops import (
     bincount as bincount,
     boolean_mask as boolean_mask,
     confusion_matrix as confusion_matrix,
@@ -516,17 +492,17 @@ from jaxsess.ops.segment_ops import (
     unsorted_segment_prod as unsorted_segment_prod,
     unsorted_segment_sum as unsorted_segment_sum,
 )
-from jaxsess.ops.sequence_parsing_ops import (
+from jaxsess._tf1.ops.sequence_parsing_ops import (
     parse_sequence_example as parse_sequence_example,
     parse_single_sequence_example as parse_single_sequence_example,
 )
-from jaxsess.ops.serialization_ops import (
+from jaxsess._tf1.ops.serialization_ops import (
     decode_compressed as decode_compressed,
     matching_files as matching_files,
     parse_tensor as parse_tensor,
     serialize_tensor as serialize_tensor,
 )
-from jaxsess.ops.space_ops import (
+from jaxsess._tf1.ops.space_ops import (
     batch_to_space as batch_to_space,
     batch_to_space_nd as batch_to_space_nd,
     depth_to_space as depth_to_space,
@@ -535,14 +511,14 @@ from jaxsess.ops.space_ops import (
     space_to_batch_nd as space_to_batch_nd,
     space_to_depth as space_to_depth,
 )
-from jaxsess.ops.sparse_host_ops import (
+from jaxsess._tf1.ops.sparse_host_ops import (
     edit_distance as edit_distance,
     sparse_fill_empty_rows as sparse_fill_empty_rows,
     sparse_maximum as sparse_maximum,
     sparse_minimum as sparse_minimum,
     sparse_split as sparse_split,
 )
-from jaxsess.ops.sparse_ops import (
+from jaxsess._tf1.ops.sparse_ops import (
     sparse_add as sparse_add,
     sparse_concat as sparse_concat,
     sparse_reduce_max as sparse_reduce_max,
@@ -558,14 +534,14 @@ from jaxsess.ops.sparse_ops import (
     sparse_transpose as sparse_transpose,
     string_split as string_split,
 )
-from jaxsess.ops.sparse_surface_ops import to_indicator as _sparse_to_indicator
-from jaxsess.ops.sparse_tensor import (
+from jaxsess._tf1.ops.sparse_surface_ops import to_indicator as _sparse_to_indicator
+from jaxsess._tf1.ops.sparse_tensor import (
     SparseTensor as SparseTensor,
     SparseTensorValue as SparseTensorValue,
     convert_to_tensor_or_sparse_tensor as convert_to_tensor_or_sparse_tensor,
     sparse_placeholder as sparse_placeholder,
 )
-from jaxsess.ops.spectral_ops import (
+from jaxsess._tf1.ops.spectral_ops import (
     angle as angle,
     complex as complex,
     fft as fft,
@@ -583,7 +559,7 @@ from jaxsess.ops.spectral_ops import (
     rfft2d as rfft2d,
     rfft3d as rfft3d,
 )
-from jaxsess.ops.state_ops import (
+from jaxsess._tf1.ops.state_ops import (
     Variable as Variable,
     VariableAggregation as VariableAggregation,
     VariableSynchronization as VariableSynchronization,
@@ -617,7 +593,7 @@ from jaxsess.ops.state_ops import (
     trainable_variables as trainable_variables,
     variables_initializer as variables_initializer,
 )
-from jaxsess.ops.string_ops import (
+from jaxsess._tf1.ops.string_ops import (
     as_string as as_string,
     decode_base64 as decode_base64,
     encode_base64 as encode_base64,
@@ -630,17 +606,17 @@ from jaxsess.ops.string_ops import (
     string_to_hash_bucket_strong as string_to_hash_bucket_strong,
     substr as substr,
 )
-from jaxsess.ops.template import make_template as make_template
-from jaxsess.ops.tensor_array_ops import TensorArray as TensorArray
-from jaxsess.ops.tensor_util import make_ndarray as make_ndarray, make_tensor_proto as make_tensor_proto
-from jaxsess.ops.variable_checks import (
+from jaxsess._tf1.ops.template import make_template as make_template
+from jaxsess._tf1.ops.tensor_array_ops import TensorArray as TensorArray
+from jaxsess._tf1.ops.tensor_util import make_ndarray as make_ndarray, make_tensor_proto as make_tensor_proto
+from jaxsess._tf1.ops.variable_checks import (
     assert_variables_initialized as assert_variables_initialized,
     initialize_all_tables as initialize_all_tables,
     is_variable_initialized as is_variable_initialized,
     report_uninitialized_variables as report_uninitialized_variables,
     tables_initializer as tables_initializer,
 )
-from jaxsess.ops.variable_scope import (
+from jaxsess._tf1.ops.variable_scope import (
     AUTO_REUSE as AUTO_REUSE,
     VariableScope as VariableScope,
     get_local_variable as get_local_variable,
@@ -648,6 +624,33 @@ from jaxsess.ops.variable_scope import (
     get_variable_scope as get_variable_scope,
     no_regularizer as no_regularizer,
     variable_scope as variable_scope,
+)
+from jaxsess.dtypes import (
+    DType as DType,
+    as_dtype as as_dtype,
+    bfloat16 as bfloat16,
+    bool as bool,
+    complex64 as complex64,
+    complex128 as complex128,
+    double as double,
+    float16 as float16,
+    float32 as float32,
+    float64 as float64,
+    half as half,
+    int8 as int8,
+    int16 as int16,
+    int32 as int32,
+    int64 as int64,
+    string as string,
+    uint8 as uint8,
+    uint16 as uint16,
+    uint32 as uint32,
+    uint64 as uint64,
+)
+from jaxsess.export import export as export, graph_function as graph_function, load_exported as load_exported
+from jaxsess.ipython import (
+    load_ipython_extension as load_ipython_extension,
+    unload_ipython_extension as unload_ipython_extension,
 )
 from jaxsess.version import GIT_VERSION as GIT_VERSION, VERSION as VERSION
 
@@ -664,5 +667,7 @@ tensor_scatter_sub = tensor_scatter_nd_sub
 _operators.install()
 _display.install()
 
-from jaxsess import compat as compat  # noqa: E402 - tf.compat.v1 is the jaxsess package (complete once loaded)
+from jaxsess import (  # noqa: E402 - tf.compat.v1 is the jaxsess package (complete once loaded)
+    compat as compat,
+)
 

@@ -1,9 +1,9 @@
 """``jaxsess.image``: image ops with TF1's names, as ``tf.compat.v1.image``.
 
-Only re-exports; the ops live in :mod:`jaxsess.ops.image_ops`.
+Only re-exports; the ops live in :mod:`jaxsess._tf1.ops.image_ops`.
 """
 
-from jaxsess.ops.image_io_ops import (
+from jaxsess._tf1.ops.image_io_ops import (
     decode_and_crop_jpeg as decode_and_crop_jpeg,
     decode_bmp as decode_bmp,
     decode_gif as decode_gif,
@@ -15,7 +15,7 @@ from jaxsess.ops.image_io_ops import (
     extract_jpeg_shape as extract_jpeg_shape,
     is_jpeg as is_jpeg,
 )
-from jaxsess.ops.image_ops import (
+from jaxsess._tf1.ops.image_ops import (
     ResizeMethod as ResizeMethod,
     adjust_brightness as adjust_brightness,
     adjust_contrast as adjust_contrast,
@@ -40,7 +40,7 @@ from jaxsess.ops.image_ops import (
     resize_nearest_neighbor as resize_nearest_neighbor,
     rgb_to_grayscale as rgb_to_grayscale,
 )
-from jaxsess.ops.image_ops2 import (
+from jaxsess._tf1.ops.image_ops2 import (
     adjust_gamma as adjust_gamma,
     adjust_hue as adjust_hue,
     adjust_saturation as adjust_saturation,
@@ -68,7 +68,7 @@ from jaxsess.ops.image_ops2 import (
     yiq_to_rgb as yiq_to_rgb,
     yuv_to_rgb as yuv_to_rgb,
 )
-from jaxsess.ops.space_ops import (
+from jaxsess._tf1.ops.space_ops import (
     extract_image_patches as extract_image_patches,
     extract_patches as extract_patches,
 )

@@ -1,10 +1,10 @@
 """``jaxsess.initializers``: the initializers under TF1's short names, as
 ``tf.compat.v1.initializers`` (``tf.initializers.glorot_uniform()``, ...).
 
-Only re-exports; the initializers live in :mod:`jaxsess.ops.init_ops`.
+Only re-exports; the initializers live in :mod:`jaxsess._tf1.ops.init_ops`.
 """
 
-from jaxsess.ops.init_ops import (
+from jaxsess._tf1.ops.init_ops import (
     Constant as constant,
     GlorotNormal as glorot_normal,
     GlorotUniform as glorot_uniform,
@@ -22,12 +22,12 @@ from jaxsess.ops.init_ops import (
     lecun_normal as lecun_normal,
     lecun_uniform as lecun_uniform,
 )
-from jaxsess.ops.state_ops import (
+from jaxsess._tf1.ops.state_ops import (
     global_variables_initializer as global_variables,
     local_variables_initializer as local_variables,
     variables_initializer as variables,
 )
-from jaxsess.ops.variable_checks import tables_initializer as tables_initializer
+from jaxsess._tf1.ops.variable_checks import tables_initializer as tables_initializer
 
 __all__ = [
     "uniform_unit_scaling",

@@ -1,14 +1,14 @@
 """``tf.io`` (the part jaxsess covers): ``gfile``, ``write_graph``, TFRecord files
-(:mod:`jaxsess.python_io`) and the parsing ops (:mod:`jaxsess.ops.parsing_ops`)."""
+(:mod:`jaxsess.python_io`) and the parsing ops (:mod:`jaxsess._tf1.ops.parsing_ops`)."""
 
 from jaxsess import gfile as gfile
-from jaxsess.graph._graph_def import write_graph as write_graph
-from jaxsess.ops.data_flow_ops import (
+from jaxsess._core.graph._graph_def import write_graph as write_graph
+from jaxsess._tf1.ops.data_flow_ops import (
     PaddingFIFOQueue as PaddingFIFOQueue,
     QueueBase as QueueBase,
     RandomShuffleQueue as RandomShuffleQueue,
 )
-from jaxsess.ops.image_io_ops import (
+from jaxsess._tf1.ops.image_io_ops import (
     decode_and_crop_jpeg as decode_and_crop_jpeg,
     decode_bmp as decode_bmp,
     decode_gif as decode_gif,
@@ -22,7 +22,7 @@ from jaxsess.ops.image_io_ops import (
     read_file as read_file,
     write_file as write_file,
 )
-from jaxsess.ops.parsing_ops import (
+from jaxsess._tf1.ops.parsing_ops import (
     FixedLenFeature as FixedLenFeature,
     FixedLenSequenceFeature as FixedLenSequenceFeature,
     VarLenFeature as VarLenFeature,
@@ -31,18 +31,18 @@ from jaxsess.ops.parsing_ops import (
     parse_example as parse_example,
     parse_single_example as parse_single_example,
 )
-from jaxsess.ops.sequence_parsing_ops import (
+from jaxsess._tf1.ops.sequence_parsing_ops import (
     parse_sequence_example as parse_sequence_example,
     parse_single_sequence_example as parse_single_sequence_example,
 )
-from jaxsess.ops.serialization_ops import (
+from jaxsess._tf1.ops.serialization_ops import (
     decode_compressed as decode_compressed,
     match_filenames_once as match_filenames_once,
     matching_files as matching_files,
     parse_tensor as parse_tensor,
     serialize_tensor as serialize_tensor,
 )
-from jaxsess.ops.string_ops import decode_base64 as decode_base64, encode_base64 as encode_base64
+from jaxsess._tf1.ops.string_ops import decode_base64 as decode_base64, encode_base64 as encode_base64
 from jaxsess.python_io import (
     TFRecordCompressionType as TFRecordCompressionType,
     TFRecordOptions as TFRecordOptions,

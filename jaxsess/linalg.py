@@ -1,12 +1,12 @@
 """``jaxsess.linalg``: linear algebra with TF1's names, as ``tf.compat.v1.linalg``.
 
-Only re-exports; the ops live in :mod:`jaxsess.ops.linalg_ops` (and
+Only re-exports; the ops live in :mod:`jaxsess._tf1.ops.linalg_ops` (and
 ``matmul``/``einsum``/``l2_normalize`` where they were already).
 """
 
-from jaxsess.ops.clip_ops import global_norm as global_norm
-from jaxsess.ops.functional_ops import einsum as einsum
-from jaxsess.ops.linalg_ops import (
+from jaxsess._tf1.ops.clip_ops import global_norm as global_norm
+from jaxsess._tf1.ops.functional_ops import einsum as einsum
+from jaxsess._tf1.ops.linalg_ops import (
     cholesky as cholesky,
     eye as eye,
     matrix_band_part,
@@ -21,7 +21,7 @@ from jaxsess.ops.linalg_ops import (
     tensordot as tensordot,
     trace as trace,
 )
-from jaxsess.ops.linalg_solvers import (
+from jaxsess._tf1.ops.linalg_solvers import (
     adjoint as adjoint,
     cholesky_solve as cholesky_solve,
     logdet as logdet,
@@ -34,9 +34,14 @@ from jaxsess.ops.linalg_solvers import (
     slogdet as slogdet,
     svd as svd,
 )
-from jaxsess.ops.math_extra_ops import cross as cross, expm as expm, matrix_rank as matrix_rank, pinv as pinv
-from jaxsess.ops.math_ops import matmul as matmul
-from jaxsess.ops.nn_ops import l2_normalize as l2_normalize
+from jaxsess._tf1.ops.math_extra_ops import (
+    cross as cross,
+    expm as expm,
+    matrix_rank as matrix_rank,
+    pinv as pinv,
+)
+from jaxsess._tf1.ops.math_ops import matmul as matmul
+from jaxsess._tf1.ops.nn_ops import l2_normalize as l2_normalize
 
 band_part = matrix_band_part
 det = matrix_determinant
@@ -50,7 +55,7 @@ lstsq = matrix_solve_ls
 solve = matrix_solve
 triangular_solve = matrix_triangular_solve
 set_diag = matrix_set_diag
-from jaxsess.ops.linalg_lu_ops import (  # noqa: E402
+from jaxsess._tf1.ops.linalg_lu_ops import (  # noqa: E402
     lu as lu,
     lu_matrix_inverse as lu_matrix_inverse,
     lu_reconstruct as lu_reconstruct,
@@ -59,7 +64,7 @@ from jaxsess.ops.linalg_lu_ops import (  # noqa: E402
     tridiagonal_matmul as tridiagonal_matmul,
     tridiagonal_solve as tridiagonal_solve,
 )
-from jaxsess.ops.linalg_ops import diag as _diag, diag_part as _diag_part  # noqa: E402
+from jaxsess._tf1.ops.linalg_ops import diag as _diag, diag_part as _diag_part  # noqa: E402
 
 tensor_diag = _diag  # tf.linalg.tensor_diag is tf.diag
 tensor_diag_part = _diag_part

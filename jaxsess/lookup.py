@@ -1,7 +1,7 @@
 """``jaxsess.lookup``: lookup tables, as ``tf.compat.v1.lookup`` (see
-:mod:`jaxsess.ops.lookup_ops`)."""
+:mod:`jaxsess._tf1.ops.lookup_ops`)."""
 
-from jaxsess.ops.lookup_ops import (
+from jaxsess._tf1.ops.lookup_ops import (
     KeyValueTensorInitializer as KeyValueTensorInitializer,
     StaticHashTable as StaticHashTable,
     StaticVocabularyTable as StaticVocabularyTable,

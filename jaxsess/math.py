@@ -1,10 +1,10 @@
 """``jaxsess.math``: element-wise math, reductions and related functions, as ``tf.math``.
 
-Only re-exports; the ops live in :mod:`jaxsess.ops.math_ops`,
-:mod:`jaxsess.ops.nn_ops`, :mod:`jaxsess.ops.linalg_ops` and :mod:`jaxsess.ops.segment_ops`.
+Only re-exports; the ops live in :mod:`jaxsess._tf1.ops.math_ops`,
+:mod:`jaxsess._tf1.ops.nn_ops`, :mod:`jaxsess._tf1.ops.linalg_ops` and :mod:`jaxsess._tf1.ops.segment_ops`.
 """
 
-from jaxsess.ops.linalg_ops import (
+from jaxsess._tf1.ops.linalg_ops import (
     acos as acos,
     acosh as acosh,
     asin as asin,
@@ -19,7 +19,7 @@ from jaxsess.ops.linalg_ops import (
     rint as rint,
     sinh as sinh,
 )
-from jaxsess.ops.math_extra_ops import (
+from jaxsess._tf1.ops.math_extra_ops import (
     bessel_i0e as bessel_i0e,
     bessel_i1e as bessel_i1e,
     betainc as betainc,
@@ -42,7 +42,7 @@ from jaxsess.ops.math_extra_ops import (
     xlogy as xlogy,
     zeta as zeta,
 )
-from jaxsess.ops.math_ops import (
+from jaxsess._tf1.ops.math_ops import (
     abs as abs,  # noqa: A004
     add as add,
     add_n as add_n,
@@ -106,13 +106,13 @@ from jaxsess.ops.math_ops import (
     tanh as tanh,
     truediv as truediv,
 )
-from jaxsess.ops.nn_impl import (  # noqa: E402
+from jaxsess._tf1.ops.nn_impl import (  # noqa: E402
     accumulate_n as accumulate_n,
     div_no_nan as div_no_nan,
     reduce_std as reduce_std,
     reduce_variance as reduce_variance,
 )
-from jaxsess.ops.nn_ops import (
+from jaxsess._tf1.ops.nn_ops import (
     in_top_k as in_top_k,
     l2_normalize as l2_normalize,
     log_softmax as log_softmax,
@@ -121,7 +121,7 @@ from jaxsess.ops.nn_ops import (
     softsign as softsign,
     top_k as top_k,
 )
-from jaxsess.ops.segment_ops import (
+from jaxsess._tf1.ops.segment_ops import (
     bincount as bincount,
     confusion_matrix as confusion_matrix,
     segment_max as segment_max,
@@ -135,11 +135,11 @@ from jaxsess.ops.segment_ops import (
     unsorted_segment_prod as unsorted_segment_prod,
     unsorted_segment_sum as unsorted_segment_sum,
 )
-from jaxsess.ops.spectral_ops import angle as angle, imag as imag, real as real
+from jaxsess._tf1.ops.spectral_ops import angle as angle, imag as imag, real as real
 
 divide_no_nan = div_no_nan
 from jaxsess import _math_special as special  # noqa: E402, F401 - tf.math.special
-from jaxsess.ops.math_special_ops import (  # noqa: E402
+from jaxsess._tf1.ops.math_special_ops import (  # noqa: E402
     bessel_i0 as bessel_i0,
     bessel_i1 as bessel_i1,
     erfcinv as erfcinv,
@@ -149,4 +149,4 @@ from jaxsess.ops.math_special_ops import (  # noqa: E402
     unsorted_segment_sqrt_n as unsorted_segment_sqrt_n,
     xlog1py as xlog1py,
 )
-from jaxsess.ops.nn_impl import zero_fraction as zero_fraction  # noqa: E402
+from jaxsess._tf1.ops.nn_impl import zero_fraction as zero_fraction  # noqa: E402

@@ -1,7 +1,7 @@
 """``tf.compat.v1.metrics``: streaming metrics returning ``(value, update_op)``
-(see :mod:`jaxsess.ops.metrics_ops`)."""
+(see :mod:`jaxsess._tf1.ops.metrics_ops`)."""
 
-from jaxsess.ops.metrics_ops import (
+from jaxsess._tf1.ops.metrics_ops import (
     accuracy as accuracy,
     auc as auc,
     false_negatives as false_negatives,

@@ -1,9 +1,9 @@
 """``jaxsess.queue``: the queues, as ``tf.compat.v1.queue``.
 
-Only re-exports; the queues live in :mod:`jaxsess.ops.data_flow_ops`.
+Only re-exports; the queues live in :mod:`jaxsess._tf1.ops.data_flow_ops`.
 """
 
-from jaxsess.ops.data_flow_ops import (
+from jaxsess._tf1.ops.data_flow_ops import (
     FIFOQueue as FIFOQueue,
     PaddingFIFOQueue as PaddingFIFOQueue,
     QueueBase as QueueBase,

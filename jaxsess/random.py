@@ -1,6 +1,6 @@
 """``tf.compat.v1.random`` names: ``normal``, ``uniform``, ``truncated_normal``, ``shuffle``, seeds."""
 
-from jaxsess.ops import random_ops as _r
+from jaxsess._tf1.ops import random_ops as _r
 
 normal = _r.random_normal
 uniform = _r.random_uniform
@@ -19,13 +19,13 @@ __all__ = [
     "set_random_seed", "set_seed", "get_seed", "gamma", "poisson",
 ]
 
-from jaxsess.ops.candidate_samplers import all_candidate_sampler as all_candidate_sampler  # noqa: E402
-from jaxsess.ops.sampled_losses import (  # noqa: E402
+from jaxsess._tf1.ops.candidate_samplers import all_candidate_sampler as all_candidate_sampler  # noqa: E402
+from jaxsess._tf1.ops.sampled_losses import (  # noqa: E402
     fixed_unigram_candidate_sampler as fixed_unigram_candidate_sampler,
     log_uniform_candidate_sampler as log_uniform_candidate_sampler,
     uniform_candidate_sampler as uniform_candidate_sampler,
 )
-from jaxsess.ops.stateless_random_ops import (  # noqa: E402
+from jaxsess._tf1.ops.stateless_random_ops import (  # noqa: E402
     stateless_categorical as stateless_categorical,
     stateless_multinomial as stateless_multinomial,
     stateless_normal as stateless_normal,

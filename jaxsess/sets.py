@@ -1,9 +1,9 @@
 """``jaxsess.sets``: set operations over the last dimension, as ``tf.compat.v1.sets``.
 
-Only re-exports; the ops live in :mod:`jaxsess.ops.set_ops`.
+Only re-exports; the ops live in :mod:`jaxsess._tf1.ops.set_ops`.
 """
 
-from jaxsess.ops.set_ops import (
+from jaxsess._tf1.ops.set_ops import (
     set_difference as difference,
     set_difference as set_difference,
     set_intersection as intersection,

@@ -1,9 +1,9 @@
 """``jaxsess.signal``: FFTs, windows, frames and the STFT, as ``tf.compat.v1.signal``.
 
-Only re-exports; the ops live in :mod:`jaxsess.ops.spectral_ops`.
+Only re-exports; the ops live in :mod:`jaxsess._tf1.ops.spectral_ops`.
 """
 
-from jaxsess.ops.signal_ops import (
+from jaxsess._tf1.ops.signal_ops import (
     dct as dct,
     fftshift as fftshift,
     idct as idct,
@@ -19,7 +19,7 @@ from jaxsess.ops.signal_ops import (
     overlap_and_add as overlap_and_add,
     vorbis_window as vorbis_window,
 )
-from jaxsess.ops.spectral_ops import (
+from jaxsess._tf1.ops.spectral_ops import (
     fft as fft,
     fft2d as fft2d,
     fft3d as fft3d,

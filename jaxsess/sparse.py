@@ -1,16 +1,16 @@
 """``jaxsess.sparse``: sparse tensors and their ops, as ``tf.compat.v1.sparse``.
 
-Only re-exports; see :mod:`jaxsess.ops.sparse_tensor` (the ``SparseTensor``
-composite, how static shapes are handled) and :mod:`jaxsess.ops.sparse_ops`.
+Only re-exports; see :mod:`jaxsess._tf1.ops.sparse_tensor` (the ``SparseTensor``
+composite, how static shapes are handled) and :mod:`jaxsess._tf1.ops.sparse_ops`.
 """
 
-from jaxsess.ops.sparse_host_ops import (
+from jaxsess._tf1.ops.sparse_host_ops import (
     sparse_fill_empty_rows as fill_empty_rows,
     sparse_maximum as maximum,
     sparse_minimum as minimum,
     sparse_split as split,
 )
-from jaxsess.ops.sparse_ops import (
+from jaxsess._tf1.ops.sparse_ops import (
     from_dense as from_dense,
     sparse_add as add,
     sparse_concat as concat,
@@ -26,19 +26,19 @@ from jaxsess.ops.sparse_ops import (
     sparse_tensor_to_dense as to_dense,
     sparse_transpose as transpose,
 )
-from jaxsess.ops.sparse_tensor import SparseTensor as SparseTensor, sparse_placeholder as placeholder
+from jaxsess._tf1.ops.sparse_tensor import SparseTensor as SparseTensor, sparse_placeholder as placeholder
 
 __all__ = [
     "SparseTensor", "add", "concat", "from_dense", "matmul", "placeholder", "reduce_max", "reduce_sum", "reorder", "reshape",
     "retain", "slice", "softmax", "sparse_dense_matmul", "to_dense", "transpose", "fill_empty_rows", "maximum",
     "minimum", "split", "eye", "expand_dims", "to_indicator", "segment_sum", "segment_mean", "segment_sqrt_n",
 ]
-from jaxsess.ops.math_special_ops import (  # noqa: E402
+from jaxsess._tf1.ops.math_special_ops import (  # noqa: E402
     sparse_segment_mean as segment_mean,
     sparse_segment_sqrt_n as segment_sqrt_n,
     sparse_segment_sum as segment_sum,
 )
-from jaxsess.ops.sparse_surface_ops import (  # noqa: E402
+from jaxsess._tf1.ops.sparse_surface_ops import (  # noqa: E402
     expand_dims as expand_dims,
     eye as eye,
     to_indicator as to_indicator,

@@ -1,10 +1,10 @@
 """``jaxsess.spectral``: the FFTs, as ``tf.compat.v1.spectral``.
 
-Only re-exports; the ops live in :mod:`jaxsess.ops.spectral_ops`.
+Only re-exports; the ops live in :mod:`jaxsess._tf1.ops.spectral_ops`.
 """
 
-from jaxsess.ops.signal_ops import dct as dct, idct as idct
-from jaxsess.ops.spectral_ops import (
+from jaxsess._tf1.ops.signal_ops import dct as dct, idct as idct
+from jaxsess._tf1.ops.spectral_ops import (
     fft as fft,
     fft2d as fft2d,
     fft3d as fft3d,

@@ -1,8 +1,8 @@
 """``jaxsess.strings``: string ops, as ``tf.strings`` (host values; see
-:mod:`jaxsess.ops.string_ops`)."""
+:mod:`jaxsess._tf1.ops.string_ops`)."""
 
-from jaxsess.ops.parsing_ops import string_to_number as to_number
-from jaxsess.ops.string_ops import (
+from jaxsess._tf1.ops.parsing_ops import string_to_number as to_number
+from jaxsess._tf1.ops.string_ops import (
     as_string as as_string,
     lower as lower,
     reduce_join as reduce_join,
@@ -19,7 +19,7 @@ from jaxsess.ops.string_ops import (
     to_hash_bucket as to_hash_bucket,
     upper as upper,
 )
-from jaxsess.ops.unicode_ops import (
+from jaxsess._tf1.ops.unicode_ops import (
     bytes_split as bytes_split,
     ngrams as ngrams,
     unicode_decode as unicode_decode,

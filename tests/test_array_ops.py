@@ -1,4 +1,4 @@
-"""Tests of the array ops (``jaxsess.ops.array_ops``): values against NumPy,
+"""Tests of the array ops (``jaxsess._tf1.ops.array_ops``): values against NumPy,
 static shapes and dtypes at build time (with unknown dimensions), names,
 eager execution, shape-like arguments computed from shapes, and errors."""
 
@@ -13,8 +13,8 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import errors
-from jaxsess.ops import array_ops as A
-from jaxsess.ops._core import constant_value
+from jaxsess._core.graph._builder import constant_value
+from jaxsess._tf1.ops import array_ops as A
 
 
 @pytest.fixture(autouse=True)

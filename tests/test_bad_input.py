@@ -458,7 +458,7 @@ CASES += [
 def _graph_def_cases() -> list[Case]:
     """Corrupted graph descriptions, when ``import_graph_def`` exists (a later issue)."""
     try:
-        from jaxsess.graph._graph_def import import_graph_def
+        from jaxsess._core.graph._graph_def import import_graph_def
     except ImportError:
         return []
     if not hasattr(tf.Graph, "as_graph_def"):

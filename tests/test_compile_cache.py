@@ -14,7 +14,7 @@ import pytest
 from jax.experimental.compilation_cache import compilation_cache as cc
 
 import jaxsess as tf
-from jaxsess._config import ConfigProto, compilation_cache_dir, enable_compilation_cache
+from jaxsess._core._config import ConfigProto, compilation_cache_dir, enable_compilation_cache
 
 LOG = ConfigProto(log_compilations=True)
 
@@ -101,7 +101,7 @@ def test_plan_cache_is_lru_bounded(caplog: pytest.LogCaptureFixture) -> None:
 def test_repeated_runs_keep_the_lru_order_whichever_path_ran_between(caplog: pytest.LogCaptureFixture) -> None:
     """A run repeated with the same fetch and feed keys skips building,
     looking up and moving its plan-cache key (the C hot path's last hit,
-    ``jaxsess/_hot.c``); a run of another plan in between, by any path (a
+    ``jaxsess/_core/runtime/_hot.c``); a run of another plan in between, by any path (a
     cache hit of a list fetch, a store, an eviction), makes the next repeat
     move its plan to the LRU end again. Values always follow the feed dict
     given, also one in another key order (another cache key)."""

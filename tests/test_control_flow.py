@@ -281,7 +281,7 @@ class TestWhileLoop:
             tf.while_loop(lambda x: x < 10, lambda x: tf.cast(x, tf.float32) * 2.0, [x])
 
     def test_body_changing_shape_names_the_loop_var(self) -> None:
-        from jaxsess.ops import array_ops
+        from jaxsess._tf1.ops import array_ops as array_ops
 
         i = tf.constant(0, name="i")
         x = tf.constant([1.0], name="acc")

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
+from jaxsess._tf1.ops import gradients as gradients_module
 from jaxsess.export import graph_function
-from jaxsess.ops import gradients as gradients_module
 
 X = np.array([[1.0, -2.0, 0.5], [3.0, 0.25, -1.0]], np.float32)
 SEEN: dict[str, Any] = {}

@@ -12,7 +12,8 @@ import jax.numpy as jnp
 import pytest
 
 import jaxsess as tf
-from jaxsess import EagerSession, ResourceCleanupStrategy, SessionStats, _display
+from jaxsess import EagerSession, ResourceCleanupStrategy, SessionStats
+from jaxsess._tf1 import _display as _display
 
 _display.install()
 

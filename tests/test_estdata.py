@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess.estimator._export import export_outputs_for_predict
+from jaxsess._tf1.estimator._export import export_outputs_for_predict
 
 
 def _drain(ds: tf.data.Dataset) -> list[object]:

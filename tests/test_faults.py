@@ -36,8 +36,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import jaxsess as tf
 from jaxsess import EagerSession, ResourceCleanupStrategy, errors
-from jaxsess.graph._registry import REGISTRY, register_op
-from jaxsess.ops._core import apply_op
+from jaxsess._core.graph._builder import apply_op
+from jaxsess._core.graph._registry import REGISTRY, register_op
 
 ON_SESSION_CLOSE = ResourceCleanupStrategy.ON_SESSION_CLOSE
 STRATEGIES = list(ResourceCleanupStrategy)

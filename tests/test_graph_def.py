@@ -17,7 +17,7 @@ from jax.sharding import PartitionSpec as P
 
 import jaxsess as tf
 from jaxsess import errors
-from jaxsess.graph._graph_def import MIN_CONSUMER, PRIVATE_ATTRS, PRODUCER, import_graph_def
+from jaxsess._core.graph._graph_def import MIN_CONSUMER, PRIVATE_ATTRS, PRODUCER, import_graph_def
 
 RS = np.random.RandomState(0)
 X = RS.randn(6, 4).astype(np.float32)
@@ -204,7 +204,7 @@ def test_const_values_of_every_dtype_roundtrip(value: np.ndarray) -> None:
 
 
 def test_attr_encoding_of_python_values() -> None:
-    from jaxsess.graph._graph_def import _Decoder, _encode
+    from jaxsess._core.graph._graph_def import _Decoder, _encode
 
     g = tf.Graph()
     values = [
@@ -479,7 +479,7 @@ def test_errors_are_value_errors_not_op_errors() -> None:
 
 def test_every_op_of_a_broad_graph_roundtrips_exactly() -> None:
     """Every op comes back with its type and exactly its attributes (TF's attrs, or the private ones)."""
-    from jaxsess.graph._graph_def import _encode
+    from jaxsess._core.graph._graph_def import _encode
 
     g, _ = mlp(tf.train.AdamOptimizer(0.01))
     with g.as_default():

@@ -136,18 +136,18 @@ def test_imports_only_point_down() -> None:
 
 
 def test_the_check_finds_an_upward_import(tmp_path: Path) -> None:
-    node = ast.parse("from jaxsess._graph_session import Session").body[0]
-    assert imported(node) == ["jaxsess._graph_session"]
-    assert layer("jaxsess._graph_session") > layer("jaxsess.graph._graph") > layer("jaxsess.errors")
-    assert layer("jaxsess.ops.state_ops") == 2 and layer("jaxsess.train") == 4
-    assert layer("jaxsess.train._monitored") == 3
+    node = ast.parse("from jaxsess._core.runtime._graph_session import Session").body[0]
+    assert imported(node) == ["jaxsess._core.runtime._graph_session"]
+    assert layer("jaxsess._core.runtime._graph_session") > layer("jaxsess._core.graph._graph") > layer("jaxsess.errors")
+    assert layer("jaxsess._tf1.ops.state_ops") == 2 and layer("jaxsess.train") == 4
+    assert layer("jaxsess._tf1.train._monitored") == 3
 
 
 def test_the_graph_layer_lists_every_module() -> None:
     on_disk = {p.stem for p in (PACKAGE / "graph").glob("_*.py") if p.stem != "__init__"}
     assert on_disk == set(GRAPH_ORDER)
     for name in ("_shape", "_partition", "_placement", "_device"):
-        assert layer(f"jaxsess.graph.{name}") == 1
+        assert layer(f"jaxsess._core.graph.{name}") == 1
     assert layer("jaxsess._api") == 4
 
 
@@ -195,9 +195,9 @@ def loaded_after(statement: str) -> list[str]:
 
 @pytest.mark.parametrize("module", ["_graph", "_lowering", "_placement", "_graph_def"])
 def test_importing_a_graph_module_loads_nothing_above_graph(module: str) -> None:
-    loaded = loaded_after(f"import jaxsess.graph.{module}")
-    assert f"jaxsess.graph.{module}" in loaded
-    above = [m for m in loaded if m != "jaxsess" and layer(m) > 1 and m != "jaxsess.graph"]
+    loaded = loaded_after(f"import jaxsess._core.graph.{module}")
+    assert f"jaxsess._core.graph.{module}" in loaded
+    above = [m for m in loaded if m != "jaxsess" and layer(m) > 1 and m != "jaxsess._core.graph"]
     assert above == []
 
 
@@ -222,9 +222,9 @@ def test_no_imports_inside_functions() -> None:
 
 
 def test_the_check_finds_an_import_inside_a_function(tmp_path: Path) -> None:
-    (tmp_path / "top.py").write_text("from jaxsess.ops import _core\n\n\ndef f():\n    return _core\n")
+    (tmp_path / "top.py").write_text("from jaxsess._tf1.ops import _core\n\n\ndef f():\n    return _core\n")
     (tmp_path / "inner.py").write_text(
-        "def f():\n    def g():\n        from jaxsess.ops import array_ops\n\n"
+        "def f():\n    def g():\n        from jaxsess._tf1.ops import array_ops\n\n"
         "        return array_ops\n\n    return g\n"
     )
-    assert imports_in_functions(tmp_path) == ["inner.py, line 3: imports jaxsess.ops.array_ops"]
+    assert imports_in_functions(tmp_path) == ["inner.py, line 3: imports jaxsess._tf1.ops.array_ops"]

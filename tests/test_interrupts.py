@@ -26,7 +26,8 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess import ResourceCleanupStrategy, _signals
+from jaxsess import ResourceCleanupStrategy
+from jaxsess._core import _signals as _signals
 
 STRATEGIES = list(ResourceCleanupStrategy)
 INTERRUPTS = 300
@@ -187,7 +188,7 @@ def test_interrupt_is_delivered_after_the_install_not_lost(model: _Model) -> Non
         assert int(sess.run(model.c)) == 2
 
 
-@pytest.mark.skipif(tf._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+@pytest.mark.skipif(tf._core.runtime._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
 @pytest.mark.parametrize("path", ["run", "make_callable"])
 def test_interrupt_in_the_c_step_is_delivered_after_the_install(model: _Model, path: str) -> None:
     """On the C hot path a Ctrl-C that arrives once XLA has consumed the

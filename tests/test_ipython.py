@@ -19,8 +19,10 @@ import pytest
 
 import jaxsess
 from jaxsess import EagerSession, ResourceCleanupStrategy
-from jaxsess.ipython import (
+from jaxsess._tf1.ipython import (
     NO_SESSION_MESSAGE,
+)
+from jaxsess.ipython import (
     EagerCellError,
     load_ipython_extension,
     unload_ipython_extension,

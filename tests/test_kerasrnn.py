@@ -15,8 +15,8 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import keras
+from jaxsess._tf1.keras._layers_core import input_mask
 from jaxsess.keras import backend as K
-from jaxsess.keras._layers_core import input_mask
 
 L = keras.layers
 

@@ -11,8 +11,8 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import layers
-from jaxsess.ops import init_ops, nn_ops
-from jaxsess.ops.variable_scope import AUTO_REUSE, variable_scope
+from jaxsess._tf1.ops import init_ops, nn_ops
+from jaxsess._tf1.ops.variable_scope import AUTO_REUSE, variable_scope
 
 RNG = np.random.default_rng(0)
 

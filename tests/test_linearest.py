@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess._fingerprint import fingerprint64
-from jaxsess.ops import feature_column_ops
+from jaxsess._tf1._fingerprint import fingerprint64
+from jaxsess._tf1.ops import feature_column_ops
 
 fc = tf.feature_column
 

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import jaxsess as tf
 from jaxsess import errors
-from jaxsess.graph._graph_def import PRIVATE_ATTRS, read_graph_def
-from jaxsess.train import _checkpoint
-from jaxsess.train._meta_graph import read_meta_graph_file
+from jaxsess._core.graph._graph_def import PRIVATE_ATTRS, read_graph_def
+from jaxsess._tf1.train import _checkpoint as _checkpoint
+from jaxsess._tf1.train._meta_graph import read_meta_graph_file
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tf"
 INDEX = (FIXTURES / "ckpt" / "model-3.index").read_bytes()

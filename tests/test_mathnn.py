@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess.ops.segment_ops import DataDependentShapeError
+from jaxsess._tf1.ops.segment_ops import DataDependentShapeError
 
 
 def test_scatter_ops_eager() -> None:

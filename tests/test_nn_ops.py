@@ -1,4 +1,4 @@
-"""Tests of ``jaxsess.nn`` (``jaxsess.ops.nn_ops``), ``jaxsess.losses`` and the
+"""Tests of ``jaxsess.nn`` (``jaxsess._tf1.ops.nn_ops``), ``jaxsess.losses`` and the
 ``jaxsess.math`` namespace: values against NumPy formulas and loops, static
 shapes, names, gradients into labels, eager execution, and errors."""
 
@@ -14,8 +14,8 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import losses, math as tfmath, nn
-from jaxsess.graph._lowering import build_plan
-from jaxsess.ops import array_ops as A, math_ops, nn_ops
+from jaxsess._core.graph._lowering import build_plan
+from jaxsess._tf1.ops import array_ops as A, math_ops, nn_ops
 
 
 @pytest.fixture(autouse=True)

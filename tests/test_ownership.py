@@ -22,8 +22,8 @@ from jax.sharding import Mesh, PartitionSpec
 
 import jaxsess
 from jaxsess import EagerSession, ResourceCleanupStrategy, errors
-from jaxsess._resources import OwnershipRegistry, adoptable, buffer_keys
-from jaxsess._session import _release_unclosed
+from jaxsess._core.runtime._resources import OwnershipRegistry, adoptable, buffer_keys
+from jaxsess._core.runtime._session import _release_unclosed
 
 STRATEGIES = list(ResourceCleanupStrategy)
 FREEING = [ResourceCleanupStrategy.IN_BACKGROUND, ResourceCleanupStrategy.ON_SAFE_POINTS]
@@ -500,7 +500,7 @@ def test_shape_inference_cache_never_returns_a_dead_tensors_shape(monkeypatch: p
     # An op attribute holding a Tensor was cached under id(tensor); a new
     # tensor reusing that id got the old tensor's shape. Every id() is made
     # to collide here, as a reused id does.
-    from jaxsess.graph import _registry
+    from jaxsess._core.graph import _registry as _registry
 
     monkeypatch.setattr(_registry, "id", lambda _x: 7, raising=False)
     op_type = "TestOwnershipZerosLike"

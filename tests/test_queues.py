@@ -11,8 +11,8 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import errors
-from jaxsess._host_run import _RESOURCES
-from jaxsess.ops.data_flow_ops import QueueBase
+from jaxsess._core.runtime._host_run import _RESOURCES
+from jaxsess._tf1.ops.data_flow_ops import QueueBase
 
 DEADLINE = 20.0  # seconds a test waits for a thread before failing
 

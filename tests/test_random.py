@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess.ops import _philox, random_ops
+from jaxsess._tf1.ops import _philox as _philox, random_ops
 
 
 def draws(t: Any, n: int = 3, graph: tf.Graph | None = None, feed: Any = None) -> list[np.ndarray]:

@@ -23,7 +23,7 @@ from jax.sharding import NamedSharding, PartitionSpec
 
 import jaxsess
 from jaxsess import EagerSession, ResourceCleanupStrategy, SessionStats
-from jaxsess._resources import OwnershipRegistry
+from jaxsess._core.runtime._resources import OwnershipRegistry
 
 IN_BACKGROUND = ResourceCleanupStrategy.IN_BACKGROUND
 ON_SAFE_POINTS = ResourceCleanupStrategy.ON_SAFE_POINTS
@@ -166,7 +166,7 @@ def test_registry_sweep_drops_unreferenced_pending_arrays_counting_them(strat: R
 
 
 def test_registry_pending_baseline_keeps_locally_referenced_arrays() -> None:
-    from jaxsess import _resources
+    from jaxsess._core.runtime import _resources as _resources
 
     x = jnp.ones(2) + 1
     batch = [x]
@@ -589,7 +589,7 @@ def test_cycle_held_buffers_reclaimed_when_budget_exceeded(strategy: ResourceCle
 
 
 def test_refcount_baseline_matches_this_interpreter() -> None:
-    from jaxsess import _resources
+    from jaxsess._core.runtime import _resources as _resources
 
     reg = OwnershipRegistry(ON_SAFE_POINTS)
     try:
@@ -617,7 +617,7 @@ def test_wait_closed_times_out_while_open_then_sees_a_finalizer_close(registry: 
     assert registry.thread is None or not registry.thread.is_alive()
 
 
-# -- the C safe point (jaxsess._hot.SafePoint) against the Python one ----------
+# -- the C safe point (jaxsess._core.runtime._hot.SafePoint) against the Python one ----------
 
 _SHAPES = [(3,), (5,), (2, 2)]
 
@@ -638,7 +638,7 @@ def _registry_state(reg: OwnershipRegistry) -> tuple[Any, ...]:
             reg._sweep_at, reg._pressure, reg.collections)
 
 
-@pytest.mark.skipif(jaxsess._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+@pytest.mark.skipif(jaxsess._core.runtime._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
 @pytest.mark.parametrize("limit", [None, 40])
 @pytest.mark.parametrize("strategy", [ResourceCleanupStrategy.IN_BACKGROUND, ResourceCleanupStrategy.ON_SAFE_POINTS])
 def test_c_safe_point_matches_python(strategy: ResourceCleanupStrategy, limit: int | None) -> None:
@@ -696,18 +696,18 @@ _SWAP_SHAPES = [(3,), (5,), (2, 2), (4,)]
 _fresh_state = jax.jit(lambda i: tuple(jnp.zeros(s, jnp.float32) + i for s in _SWAP_SHAPES))
 
 
-@pytest.mark.skipif(jaxsess._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+@pytest.mark.skipif(jaxsess._core.runtime._graph_session._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
 def test_c_swap_pinned_matches_python() -> None:
     """Random sequences of a stateful run's variable writes (old arrays
     donated or not, a slot written for the first time, one array written to
     two slots, an adopted array pending, a closed registry): a registry whose
-    swaps take the C common case (``jaxsess._hot.swap_pinned``) and one that
+    swaps take the C common case (``jaxsess._core.runtime._hot.swap_pinned``) and one that
     runs the Python method it copies end every step with the same counters,
     tables and deleted arrays; the C case is taken, also for an array
     written to two slots, and not always."""
     from hypothesis import HealthCheck, given, settings, strategies as st
 
-    from jaxsess import _resources
+    from jaxsess._core.runtime import _resources as _resources
 
     n = len(_SWAP_SHAPES)
     steps_st = st.lists(

@@ -11,7 +11,8 @@ import pytest
 from google.protobuf import text_format
 
 import jaxsess as tf
-from jaxsess import _tfproto, errors, train
+from jaxsess import errors, train
+from jaxsess._core import _tfproto as _tfproto
 
 
 @pytest.fixture(autouse=True)

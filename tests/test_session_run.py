@@ -26,7 +26,8 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess import ResourceCleanupStrategy, _graph_session as gs, errors
+from jaxsess import ResourceCleanupStrategy, errors
+from jaxsess._core.runtime import _graph_session as gs
 
 CLOSED = "Attempted to use a closed Session."
 
@@ -227,7 +228,7 @@ def test_feed_values_converted_as_numpy(net: Net, sess: tf.Session) -> None:
 def test_feeds_fit_passes_only_arrays_needing_no_conversion(n: int) -> None:
     # The hot path's predicate (unrolled up to three feeds, a loop beyond):
     # True only for NumPy arrays of each tensor's dtype and static shape.
-    from jaxsess._fetch import feeds_fit
+    from jaxsess._core.runtime._fetch import feeds_fit
 
     with tf.Graph().as_default():
         feeds = [tf.placeholder(tf.float32 if i % 2 else tf.int32, [2, i + 1]) for i in range(n)]
@@ -249,7 +250,7 @@ def test_feeds_fit_passes_only_arrays_needing_no_conversion(n: int) -> None:
 
 
 def test_feeds_fit_with_unknown_dimensions_checks_rank_and_known_sizes() -> None:
-    from jaxsess._fetch import feeds_fit
+    from jaxsess._core.runtime._fetch import feeds_fit
 
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [None, 3])
@@ -1017,7 +1018,7 @@ def test_host_fetches_free_device_intermediates_at_once(strategy: ResourceCleanu
 
 
 def _hot_paths(s: tf.Session, path: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """``(run, make_callable)`` of ``s`` through the C hot path (``jaxsess._hot``,
+    """``(run, make_callable)`` of ``s`` through the C hot path (``jaxsess._core.runtime._hot``,
     the default when built) or through the Python methods it wraps."""
     if path == "c":
         return s.run, s.make_callable
@@ -1034,7 +1035,7 @@ def test_c_hot_path_is_built() -> None:
     """The C extension is built by the install (setup.py) and used, unless
     JAXSESS_C_HOT_PATH=0; with it off, run and callables are plain Python."""
     if os.environ.get("JAXSESS_C_HOT_PATH", "1") != "0":
-        assert gs._c_hot is not None, "jaxsess._hot is not built: pip install -e . needs a C compiler"
+        assert gs._c_hot is not None, "jaxsess._core.runtime._hot is not built: pip install -e . needs a C compiler"
         assert type(tf.Session.run).__name__ == "HotRun" and tf.Session.run.__wrapped__.__name__ == "run"
     code = (
         "import jaxsess as tf, numpy as np\n"

@@ -278,7 +278,7 @@ def test_jit_owns_outputs_and_keeps_values(strategy: ResourceCleanupStrategy) ->
 
 @pytest.mark.parametrize("path", ["c", "python"])
 def test_jit_c_and_python_calls_agree(strategy: ResourceCleanupStrategy, path: str) -> None:
-    """A session.jit function's positional calls run in C when jaxsess._hot is
+    """A session.jit function's positional calls run in C when jaxsess._core.runtime._hot is
     built; the Python function it wraps (``_python``) runs the others. Both
     adopt fresh outputs (one array, a pytree), never a forwarded input, count
     a donated input freed, translate a device out-of-memory error, and raise
@@ -288,7 +288,7 @@ def test_jit_c_and_python_calls_agree(strategy: ResourceCleanupStrategy, path: s
 
     def jit(fn: Callable[..., Any], **kwargs: Any) -> Any:
         f = s.jit(fn, **kwargs)
-        assert (type(f).__name__ == "SessionJit") is (jaxsess._native.hot is not None)
+        assert (type(f).__name__ == "SessionJit") is (jaxsess._core.runtime._native.hot is not None)
         return getattr(f, "_python", f) if path == "python" else f
 
     one = jit(lambda v: v * 2.0)(x)

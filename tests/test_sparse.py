@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess.ops.segment_ops import DataDependentShapeError
+from jaxsess._tf1.ops.segment_ops import DataDependentShapeError
 
 
 def _dense(indices: list[list[int]], values: list[float], shape: list[int]) -> np.ndarray:

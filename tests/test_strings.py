@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess.ops.logging_ops import format_v1, format_v2
+from jaxsess._tf1.ops.logging_ops import format_v1, format_v2
 
 
 def test_string_constant_fetches_bytes(sess: tf.Session) -> None:

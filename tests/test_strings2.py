@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess._fingerprint import fingerprint64, to_hash_bucket_fast
+from jaxsess._tf1._fingerprint import fingerprint64, to_hash_bucket_fast
 
 
 def test_fingerprint64_is_tf_fingerprint() -> None:

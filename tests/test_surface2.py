@@ -130,7 +130,7 @@ def test_varlen_feature_sparse_output_and_errors() -> None:
 
 
 def test_hash64_and_siphash_match_tf() -> None:
-    from jaxsess._fingerprint import hash64, siphash24
+    from jaxsess._tf1._fingerprint import hash64, siphash24
 
     # TF 2.21: tf.strings.to_hash_bucket(['', 'abcdefghijklmnopq'], 2**62), _strong(..., [1, 2])
     assert hash64(b"") % 2**62 == 105434511174508091

@@ -24,7 +24,7 @@ from tensorboard.backend.event_processing.event_accumulator import EventAccumula
 
 import jaxsess as tf
 from jaxsess import errors
-from jaxsess.graph._graph_def import read_graph_def
+from jaxsess._core.graph._graph_def import read_graph_def
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tf"
 VALUES = json.loads((FIXTURES / "values.json").read_text())

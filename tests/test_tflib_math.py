@@ -15,8 +15,8 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import errors
-from jaxsess.graph._graph_def import PRIVATE_ATTRS, import_graph_def
-from jaxsess.ops.segment_ops import DataDependentShapeError
+from jaxsess._core.graph._graph_def import PRIVATE_ATTRS, import_graph_def
+from jaxsess._tf1.ops.segment_ops import DataDependentShapeError
 
 X = np.arange(12, dtype=np.float32).reshape(3, 4) - 5.0
 

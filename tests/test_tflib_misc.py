@@ -89,7 +89,7 @@ def test_checks_run_at_once_in_an_eager_session():
 def test_graph_without_checks_has_no_host_pass(graph):
     """A graph without checks, py_funcs or strings runs its plan directly; a
     graph with one runs its checked values first (the cost is paid only there)."""
-    from jaxsess import _host_run
+    from jaxsess._core.runtime import _host_run as _host_run
 
     x = tf.placeholder(tf.float32, [2])
     y = x * 2.0

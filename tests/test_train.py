@@ -19,7 +19,7 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import train
-from jaxsess.graph._graph import GraphKeys
+from jaxsess._core.graph._graph import GraphKeys
 
 _OPEN: list[tf.Session] = []
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import jaxsess as tf
-from jaxsess.ops import init_ops, variable_scope as vs
-from jaxsess.ops.variable_scope import AUTO_REUSE, get_variable, get_variable_scope, variable_scope
+from jaxsess._tf1.ops import init_ops, variable_scope as vs
+from jaxsess._tf1.ops.variable_scope import AUTO_REUSE, get_variable, get_variable_scope, variable_scope
 
 
 def init_and_get(sess: tf.Session, *vars_: Any) -> list[np.ndarray]:

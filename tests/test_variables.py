@@ -1,7 +1,7 @@
 """Tests of ``Variable`` and the assign ops, as ``tf.compat.v1.Variable``.
 
 Values live per session; reads follow the ordering rule of
-``jaxsess.graph._lowering`` (a read ordered after an assign sees it, a plain
+``jaxsess._core.graph._lowering`` (a read ordered after an assign sees it, a plain
 read sees the value at the start of the run); failed runs leave values
 unchanged; replaced (donated) buffers are counted as freed.
 """
@@ -16,7 +16,7 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import ResourceCleanupStrategy, errors
-from jaxsess._context import VariableStore
+from jaxsess._core._context import VariableStore
 
 
 class TestCreation:
@@ -489,7 +489,7 @@ class TestResourceVariableReads:
 
 class TestVariableStore:
     """Both sessions implement the narrow interface variables, the Saver and
-    export use to reach variable state (``jaxsess._context.VariableStore``)."""
+    export use to reach variable state (``jaxsess._core._context.VariableStore``)."""
 
     def test_graph_session_read_assign_is_initialized(self) -> None:
         g = tf.Graph()

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 import jaxsess as _jaxsess
-from jaxsess.graph._shape import TensorShape
-from jaxsess.ops.indexing_ops import dimension_value as dimension_value
+from jaxsess._core.graph._shape import TensorShape
+from jaxsess._tf1.ops.indexing_ops import dimension_value as dimension_value
 
 v1 = _jaxsess
 sys.modules[__name__ + ".v1"] = _jaxsess

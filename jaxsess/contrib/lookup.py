@@ -1,7 +1,7 @@
 """``jaxsess.contrib.lookup``: TF 1's ``tf.contrib.lookup`` tables and vocabulary
-helpers (see :mod:`jaxsess.ops.lookup_ops`)."""
+helpers (see :mod:`jaxsess._tf1.ops.lookup_ops`)."""
 
-from jaxsess.ops.lookup_ops import (
+from jaxsess._tf1.ops.lookup_ops import (
     FastHashSpec as FastHashSpec,
     HashTable as HashTable,
     IdTableWithHashBuckets as IdTableWithHashBuckets,

@@ -1,27 +1,7 @@
 """``jaxsess.distributions``: ``tf.compat.v1.distributions`` (TF 1.x's distributions library):
-batches of distributions whose methods build graph ops."""
+batches of distributions whose methods build graph ops.
 
-from jaxsess.distributions._distribution import (
-    FULLY_REPARAMETERIZED as FULLY_REPARAMETERIZED,
-    NOT_REPARAMETERIZED as NOT_REPARAMETERIZED,
-    Distribution as Distribution,
-    RegisterKL as RegisterKL,
-    ReparameterizationType as ReparameterizationType,
-    kl_divergence as kl_divergence,
-)
-from jaxsess.distributions._families import (
-    Bernoulli as Bernoulli,
-    Beta as Beta,
-    Categorical as Categorical,
-    Dirichlet as Dirichlet,
-    Exponential as Exponential,
-    Gamma as Gamma,
-    Laplace as Laplace,
-    Multinomial as Multinomial,
-    MultivariateNormalDiag as MultivariateNormalDiag,
-    Normal as Normal,
-    Uniform as Uniform,
-)
-from jaxsess.ops import _operators
+Re-exports :mod:`jaxsess._tf1.distributions`.
+"""
 
-_operators.install()  # the methods use Tensor operators (installed by ``_api`` too; idempotent)
+from jaxsess._tf1.distributions import *  # noqa: F403

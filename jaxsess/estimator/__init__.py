@@ -4,29 +4,28 @@ predict with a ``model_fn`` and checkpoints in ``model_dir``), ``EstimatorSpec``
 ``DNNRegressor``, ``LinearClassifier``/``LinearRegressor`` and ``DNNLinearCombinedClassifier``/
 ``DNNLinearCombinedRegressor``."""
 
-from jaxsess.estimator import export as export, inputs as inputs
-from jaxsess.estimator._dnn import DNNClassifier as DNNClassifier, DNNRegressor as DNNRegressor
-from jaxsess.estimator._estimator import Estimator as Estimator, WarmStartSettings as WarmStartSettings
-from jaxsess.estimator._exporter import (
+from jaxsess._tf1.estimator._dnn import DNNClassifier as DNNClassifier, DNNRegressor as DNNRegressor
+from jaxsess._tf1.estimator._estimator import Estimator as Estimator, WarmStartSettings as WarmStartSettings
+from jaxsess._tf1.estimator._exporter import (
     BestExporter as BestExporter,
     Exporter as Exporter,
     FinalExporter as FinalExporter,
     LatestExporter as LatestExporter,
 )
-from jaxsess.estimator._linear import (
+from jaxsess._tf1.estimator._linear import (
     DNNLinearCombinedClassifier as DNNLinearCombinedClassifier,
     DNNLinearCombinedRegressor as DNNLinearCombinedRegressor,
     LinearClassifier as LinearClassifier,
     LinearRegressor as LinearRegressor,
 )
-from jaxsess.estimator._model_fn import EstimatorSpec as EstimatorSpec, ModeKeys as ModeKeys
-from jaxsess.estimator._run_config import RunConfig as RunConfig
-from jaxsess.estimator._training import (
+from jaxsess._tf1.estimator._model_fn import EstimatorSpec as EstimatorSpec, ModeKeys as ModeKeys
+from jaxsess._tf1.estimator._run_config import RunConfig as RunConfig
+from jaxsess._tf1.estimator._training import (
     EvalSpec as EvalSpec,
     TrainSpec as TrainSpec,
     train_and_evaluate as train_and_evaluate,
 )
-from jaxsess.train._hooks import (  # TF's estimator namespace re-exports the training hooks
+from jaxsess._tf1.train._hooks import (  # TF's estimator namespace re-exports the training hooks
     CheckpointSaverHook as CheckpointSaverHook,
     CheckpointSaverListener as CheckpointSaverListener,
     LoggingTensorHook as LoggingTensorHook,
@@ -39,3 +38,4 @@ from jaxsess.train._hooks import (  # TF's estimator namespace re-exports the tr
     StopAtStepHook as StopAtStepHook,
     SummarySaverHook as SummarySaverHook,
 )
+from jaxsess.estimator import export as export, inputs as inputs

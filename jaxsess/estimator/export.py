@@ -1,7 +1,7 @@
 """``tf.estimator.export``: serving input receivers and export outputs (see
-:mod:`jaxsess.estimator._export`)."""
+:mod:`jaxsess._tf1.estimator._export`)."""
 
-from jaxsess.estimator._export import (
+from jaxsess._tf1.estimator._export import (
     ClassificationOutput as ClassificationOutput,
     ExportOutput as ExportOutput,
     PredictOutput as PredictOutput,

@@ -1,7 +1,7 @@
 """``jaxsess.keras.experimental``: the learning-rate schedules TF also exports here, as
 ``tf.keras.experimental`` (the same classes as :mod:`jaxsess.keras.optimizers.schedules`)."""
 
-from jaxsess.keras._schedules import (
+from jaxsess._tf1.keras._schedules import (
     CosineDecay as CosineDecay,
     CosineDecayRestarts as CosineDecayRestarts,
 )

@@ -1,9 +1,3 @@
-"""Meta graph tags, as ``tf.compat.v1.saved_model.tag_constants``."""
+"""``jaxsess.saved_model.tag_constants``: re-exports :mod:`jaxsess._tf1.saved_model.tag_constants`."""
 
-SERVING = "serve"
-TRAINING = "train"
-EVAL = "eval"
-GPU = "gpu"
-TPU = "tpu"
-
-__all__ = ["SERVING", "TRAINING", "EVAL", "GPU", "TPU"]
+from jaxsess._tf1.saved_model.tag_constants import *  # noqa: F403

@@ -1,7 +1,7 @@
 """TensorBoard summaries, as ``tf.compat.v1.summary``: summary ops (computed in the run's
 plan, serialized on the host) and ``FileWriter`` (TensorBoard's event files)."""
 
-from jaxsess._tfproto import (
+from jaxsess._core._tfproto import (
     Event as Event,
     SessionLog as SessionLog,
     Summary as Summary,
@@ -9,7 +9,7 @@ from jaxsess._tfproto import (
     SummaryMetadata as SummaryMetadata,
     TaggedRunMetadata as TaggedRunMetadata,
 )
-from jaxsess.summary._ops import (
+from jaxsess._tf1.summary._ops import (
     audio as audio,
     histogram as histogram,
     image as image,
@@ -18,8 +18,8 @@ from jaxsess.summary._ops import (
     scalar as scalar,
     text as text,
 )
-from jaxsess.summary._v2 import all_v2_summary_ops as all_v2_summary_ops, initialize as initialize
-from jaxsess.summary._writer import (
+from jaxsess._tf1.summary._v2 import all_v2_summary_ops as all_v2_summary_ops, initialize as initialize
+from jaxsess._tf1.summary._writer import (
     FileWriter as FileWriter,
     FileWriterCache as FileWriterCache,
     summary_iterator as summary_iterator,

@@ -2,7 +2,7 @@
 schedules, the global step, ``Saver`` (TF's V2 checkpoints), the checkpoint utilities,
 queue runners and the queue-based input pipelines (``string_input_producer``, ``batch``, ...)."""
 
-from jaxsess._tfproto import (
+from jaxsess._core._tfproto import (
     BytesList as BytesList,
     Example as Example,
     Feature as Feature,
@@ -13,11 +13,10 @@ from jaxsess._tfproto import (
     Int64List as Int64List,
     SequenceExample as SequenceExample,
 )
-from jaxsess.graph._graph_def import write_graph as write_graph
-from jaxsess.ops.serialization_ops import match_filenames_once as match_filenames_once
-from jaxsess.summary._writer import summary_iterator as summary_iterator
-from jaxsess.train import queue_runner as queue_runner
-from jaxsess.train._checkpoint_utils import (
+from jaxsess._core.graph._graph_def import write_graph as write_graph
+from jaxsess._tf1.ops.serialization_ops import match_filenames_once as match_filenames_once
+from jaxsess._tf1.summary._writer import summary_iterator as summary_iterator
+from jaxsess._tf1.train._checkpoint_utils import (
     CheckpointReader as CheckpointReader,
     NewCheckpointReader as NewCheckpointReader,
     checkpoints_iterator as checkpoints_iterator,
@@ -27,20 +26,20 @@ from jaxsess.train._checkpoint_utils import (
     load_variable as load_variable,
     wait_for_new_checkpoint as wait_for_new_checkpoint,
 )
-from jaxsess.train._cluster import (
+from jaxsess._tf1.train._cluster import (
     ClusterSpec as ClusterSpec,
     Server as Server,
     replica_device_setter as replica_device_setter,
 )
-from jaxsess.train._coordinator import Coordinator as Coordinator, LooperThread as LooperThread
-from jaxsess.train._global_step import (
+from jaxsess._tf1.train._coordinator import Coordinator as Coordinator, LooperThread as LooperThread
+from jaxsess._tf1.train._global_step import (
     assert_global_step as assert_global_step,
     create_global_step as create_global_step,
     get_global_step as get_global_step,
     get_or_create_global_step as get_or_create_global_step,
     global_step as global_step,
 )
-from jaxsess.train._hooks import (
+from jaxsess._tf1.train._hooks import (
     CheckpointSaverHook as CheckpointSaverHook,
     CheckpointSaverListener as CheckpointSaverListener,
     FeedFnHook as FeedFnHook,
@@ -58,7 +57,7 @@ from jaxsess.train._hooks import (
     StopAtStepHook as StopAtStepHook,
     SummarySaverHook as SummarySaverHook,
 )
-from jaxsess.train._input import (
+from jaxsess._tf1.train._input import (
     batch as batch,
     batch_join as batch_join,
     input_producer as input_producer,
@@ -73,8 +72,8 @@ from jaxsess.train._input import (
     slice_input_producer as slice_input_producer,
     string_input_producer as string_input_producer,
 )
-from jaxsess.train._meta_graph import export_meta_graph as export_meta_graph
-from jaxsess.train._monitored import (
+from jaxsess._tf1.train._meta_graph import export_meta_graph as export_meta_graph
+from jaxsess._tf1.train._monitored import (
     ChiefSessionCreator as ChiefSessionCreator,
     MonitoredSession as MonitoredSession,
     MonitoredTrainingSession as MonitoredTrainingSession,
@@ -82,8 +81,8 @@ from jaxsess.train._monitored import (
     SessionCreator as SessionCreator,
     SingularMonitoredSession as SingularMonitoredSession,
 )
-from jaxsess.train._moving_averages import ExponentialMovingAverage as ExponentialMovingAverage
-from jaxsess.train._optimizers import (
+from jaxsess._tf1.train._moving_averages import ExponentialMovingAverage as ExponentialMovingAverage
+from jaxsess._tf1.train._optimizers import (
     AdagradOptimizer as AdagradOptimizer,
     AdamOptimizer as AdamOptimizer,
     GradientDescentOptimizer as GradientDescentOptimizer,
@@ -93,19 +92,19 @@ from jaxsess.train._optimizers import (
     RMSPropOptimizer as RMSPropOptimizer,
     TransformationSpec as TransformationSpec,
 )
-from jaxsess.train._optimizers_extra import (
+from jaxsess._tf1.train._optimizers_extra import (
     AdadeltaOptimizer as AdadeltaOptimizer,
     AdagradDAOptimizer as AdagradDAOptimizer,
     FtrlOptimizer as FtrlOptimizer,
     ProximalAdagradOptimizer as ProximalAdagradOptimizer,
     ProximalGradientDescentOptimizer as ProximalGradientDescentOptimizer,
 )
-from jaxsess.train._queue_runners import (
+from jaxsess._tf1.train._queue_runners import (
     QueueRunner as QueueRunner,
     add_queue_runner as add_queue_runner,
     start_queue_runners as start_queue_runners,
 )
-from jaxsess.train._saver import (
+from jaxsess._tf1.train._saver import (
     CheckpointState as CheckpointState,
     Saver as Saver,
     checkpoint_exists as checkpoint_exists,
@@ -117,7 +116,7 @@ from jaxsess.train._saver import (
     remove_checkpoint as remove_checkpoint,
     update_checkpoint_state as update_checkpoint_state,
 )
-from jaxsess.train._schedules import (
+from jaxsess._tf1.train._schedules import (
     cosine_decay as cosine_decay,
     cosine_decay_restarts as cosine_decay_restarts,
     exponential_decay as exponential_decay,
@@ -128,11 +127,12 @@ from jaxsess.train._schedules import (
     piecewise_constant as piecewise_constant,
     polynomial_decay as polynomial_decay,
 )
-from jaxsess.train._supervisor import (
+from jaxsess._tf1.train._supervisor import (
     SessionManager as SessionManager,
     Supervisor as Supervisor,
     basic_train_loop as basic_train_loop,
 )
-from jaxsess.train._sync_replicas import SyncReplicasOptimizer as SyncReplicasOptimizer
+from jaxsess._tf1.train._sync_replicas import SyncReplicasOptimizer as SyncReplicasOptimizer
+from jaxsess.train import queue_runner as queue_runner
 
 piecewise_constant_decay = piecewise_constant  # TF1's other name for it

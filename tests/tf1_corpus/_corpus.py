@@ -64,7 +64,7 @@ def run_program(name: str, *, swap_to_jaxsess: bool) -> dict[str, Any]:
         try:
             exec(code, ns)
         finally:  # a program's disable_v2_behavior() does not outlive it (each TF program runs in a fresh process)
-            compat_module = sys.modules.get("jaxsess._compat")
+            compat_module = sys.modules.get("jaxsess._tf1._compat")
             if compat_module is not None:
                 compat_module.enable_v2_behavior()
     results = ns.get("RESULTS")

@@ -1,10 +1,10 @@
 """``jaxsess.keras.optimizers``: Keras 2's optimizers in graph mode, as ``tf.keras.optimizers``
 (the legacy ``OptimizerV2`` classes TF's Keras uses in TF1 graph mode; the same classes under
 ``optimizers.legacy``), and the learning-rate ``schedules``. The code is in
-``jaxsess.keras._optimizers`` and ``jaxsess.keras._schedules``.
+``jaxsess._tf1.keras._optimizers`` and ``jaxsess._tf1.keras._schedules``.
 """
 
-from jaxsess.keras._optimizers import (
+from jaxsess._tf1.keras._optimizers import (
     SGD as SGD,
     Adadelta as Adadelta,
     Adagrad as Adagrad,

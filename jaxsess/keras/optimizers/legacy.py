@@ -2,7 +2,7 @@
 ``tf.keras.optimizers.legacy`` (Keras 2's ``OptimizerV2`` classes, which TF's Keras uses in TF1
 graph mode under both names)."""
 
-from jaxsess.keras._optimizers import (
+from jaxsess._tf1.keras._optimizers import (
     SGD as SGD,
     Adadelta as Adadelta,
     Adagrad as Adagrad,

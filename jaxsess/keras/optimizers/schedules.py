@@ -1,7 +1,7 @@
 """``jaxsess.keras.optimizers.schedules``: learning rates as functions of the step, as
-``tf.keras.optimizers.schedules`` (the code is ``jaxsess.keras._schedules``)."""
+``tf.keras.optimizers.schedules`` (the code is ``jaxsess._tf1.keras._schedules``)."""
 
-from jaxsess.keras._schedules import (
+from jaxsess._tf1.keras._schedules import (
     CosineDecay as CosineDecay,
     CosineDecayRestarts as CosineDecayRestarts,
     ExponentialDecay as ExponentialDecay,

@@ -1,0 +1,1208 @@
+"""The graph ``Session`` and ``InteractiveSession``, as ``tf.compat.v1``.
+
+``run`` normalises fetches and feeds, looks the (fetches, feeds, targets)
+signature up in the session's plan cache (building and jitting a
+:class:`~jaxsess._core.graph._lowering.Plan` on a miss), calls the jitted function
+with the session's state buffers and the feeds, swaps in the new state and
+hands the results back in the fetch structure: host NumPy values owned by the
+caller, as TF1 (or, with ``device_fetches=True``, ``jax.Array``s owned by the
+session). Nothing on a cache hit walks the graph.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import os
+import threading
+import warnings
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, TypeVar, cast
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from jaxsess._core import (
+    _context as _context,
+    _signals as _signals,
+    distributed as _distributed,
+    dtypes as _dtypes,
+    errors as errors,
+)
+from jaxsess._core._config import ConfigProto, enable_compilation_cache
+from jaxsess._core.graph._device import log_placement
+from jaxsess._core.graph._graph import Graph, Operation, Tensor, get_default_graph
+from jaxsess._core.graph._host import HOST_GRAPHS as _HOST_GRAPHS
+from jaxsess._core.graph._lowering import VARIABLE_OP, Plan, build_plan, prune
+from jaxsess._core.graph._placement import place_plan, slot_placement
+from jaxsess._core.graph._sparse import SparseTensor
+from jaxsess._core.runtime import _host_run as _host_run
+from jaxsess._core.runtime._fetch import (
+    Fetches,
+    check_unique,
+    feed_items,
+    feed_keys as resolve_feeds,
+    feed_value,
+    feed_values,
+    feeds_fit,
+    feeds_fit_spec,
+    host_value,
+    sparse_callable,
+    split_leaves,
+    to_host,
+)
+from jaxsess._core.runtime._native import (  # the C hot path (jaxsess/_core/runtime/_hot.c), or None
+    hot as _c_hot,
+)
+from jaxsess._core.runtime._resources import ResourceCleanupStrategy, jit_returns_input_buffers
+from jaxsess._core.runtime._session import BaseSession, _closed_error
+
+__all__ = ["Session", "InteractiveSession"]
+
+
+logger = logging.getLogger("jaxsess")
+
+# A plan that compiles this many times for different feed shapes logs a
+# warning once (as TF's tf.function retracing warning, after 5).
+RECOMPILE_WARN_AFTER = 5
+
+# Initialisation plans (they only write variables the session has not
+# initialised, fetch and feed nothing) run once: XLA:CPU compiles them about
+# 4x faster without backend optimisation, and runs them about 2.5x slower,
+# which costs less than the compile saves below this many written elements.
+# XLA:CPU's older loop emitters (xla_cpu_use_fusion_emitters off) compile the
+# Philox loops of random initialisers faster again: a TF1 tutorial's five
+# initialisation plans took 1.2-2.2 s each, and the whole program 36 s -> 31 s.
+INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS = 4 * 1024 * 1024
+_FAST_COMPILE = {"xla_backend_optimization_level": 0, "xla_cpu_use_fusion_emitters": False}
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _c_hot_path(method: _F) -> _F:
+    """``method`` (``Session.run``) with its cache hits run by ``jaxsess._core.runtime._hot``
+    when it is built; the Python method stays its ``__wrapped__`` and runs
+    every other call."""
+    if _c_hot is None:
+        return method
+    return cast(_F, functools.update_wrapper(_c_hot.HotRun(method), method))
+
+
+def _in_x64(invoke: Callable[[list[Any]], tuple[Any, ...]]) -> Callable[[list[Any]], tuple[Any, ...]]:
+    """``invoke`` traced and called under JAX's scoped x64 mode (this thread only)."""
+
+    def call(vals: list[Any]) -> tuple[Any, ...]:
+        with _dtypes.x64_scope():
+            return invoke(vals)
+
+    jitted = getattr(invoke, "jitted", None)
+    if jitted is not None:
+        call.jitted = jitted  # type: ignore[attr-defined]  # its cache is cleared at close
+    return call
+
+
+def _on_one_device(fn: Callable[..., Any], feeds: Sequence[Any], err: ValueError) -> Any:
+    """Retries ``fn(*feeds)`` that JAX refused because fed arrays are committed
+    to different devices: TF1 copies feeds to where the ops run, so move them
+    to the default device. (JAX checks devices before it runs or donates.)"""
+    if "incompatible devices" not in str(err):
+        raise err
+    dev = getattr(jax.config, "jax_default_device", None) or jax.local_devices()[0]
+    return fn(*[jax.device_put(v, dev) if isinstance(v, jax.Array) else v for v in feeds])
+
+
+def _call_flat(session: Session, fn: Callable[..., Any], vals: Sequence[Any]) -> Any:
+    """``fn(*vals)``, a stateless plan's flat jitted function, retried on one
+    device for feeds committed to several, its errors translated (the session
+    closed meanwhile, device out of memory). The hot paths inline the first
+    try and call :func:`_flat_failed` on an error."""
+    try:
+        return fn(*vals)
+    except Exception as e:
+        return _flat_failed(session, fn, vals, e)
+
+
+def _flat_failed(session: Session, fn: Callable[..., Any], vals: Sequence[Any], err: Exception) -> Any:
+    """After ``fn(*vals)`` raised ``err``: the retry on one device of feeds
+    committed to several devices, or ``err`` translated (see :func:`_call_flat`)."""
+    try:
+        if isinstance(err, ValueError):
+            return _on_one_device(fn, vals, err)
+        raise err
+    except Exception as e:
+        session._raise_translated(e)
+
+
+def _step_failed(fn: Callable[..., Any], donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: tuple[Any, ...],
+                 err: Exception) -> Any:
+    """After a plan's ``fn(donated, kept, feeds)`` raised ``err`` (in
+    :meth:`Session._call`, or in the C hot path with the state lock held):
+    the retry on one device of feeds committed to several, or ``err``."""
+    if isinstance(err, ValueError):
+        return _on_one_device(lambda *f: fn(donated, kept, f), feeds, err)
+    raise err
+
+
+def _arity_error(feeds: Sequence[Tensor], args: Sequence[Any]) -> TypeError:
+    """A ``make_callable`` function called with another number of feed values than it has feeds."""
+    return TypeError(f"Callable takes {len(feeds)} feed value(s) ({[t.name for t in feeds]}), got {len(args)}.")
+
+
+class _Entry(NamedTuple):
+    """A plan cache entry: the plan and what a cache hit needs, computed once."""
+
+    plan: Plan
+    positions: list[Any] | None  # where each fetch leaf's value is in the results (None: the identity)
+    invoke: Callable[[list[Any]], tuple[Any, ...]]  # converted feeds -> the plan's device results
+    feeds: tuple[Tensor, ...]  # the fed tensors, in the key's order
+    # Whether feed values (in that order) need no conversion or check (feeds_fit).
+    fits: Callable[[Sequence[Any]], bool]
+    # A stateless plan's flat jitted function of the feeds (invoke without a
+    # frame): ``direct`` returns the fetched values, ``direct_one`` the one
+    # fetched array of a plan with a single fetch; None when there is none.
+    direct: Any
+    direct_one: Any
+    by_buffer: bool  # whether adopting its device results compares buffers (see Session._adopt)
+    # feeds_fit as data, for the C hot path: (dtype, shape) per feed, or None
+    fit_spec: tuple[tuple[np.dtype[Any], tuple[int | None, ...]], ...] | None
+    # A stateful plan on the default device whose invoke is Session._call as
+    # it is (no feed permutation, host outputs or x64 scope): (plan.fn,
+    # donated, kept, written slots as tuples), what the C hot path runs as
+    # _call does; else None.
+    step: tuple[Any, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]] | None
+
+    @classmethod
+    def of(cls, plan: Plan, positions: list[Any] | None, invoke: Callable[[list[Any]], tuple[Any, ...]],
+           feeds: Sequence[Tensor]) -> _Entry:
+        # set by _plain_invoker on the stateless fast path only (not for x64 plans: they need the scope)
+        jitted = None if plan.x64 else getattr(invoke, "jitted", None)
+        one = getattr(invoke, "single", False)
+        return cls(
+            plan, positions, invoke, tuple(feeds), feeds_fit(feeds), None if one else jitted,
+            jitted if one else None, plan.parts is not None or jit_returns_input_buffers(), feeds_fit_spec(feeds),
+            getattr(invoke, "step", None),
+        )
+
+    def feed_values(self, values: Sequence[Any]) -> Sequence[Any]:
+        """``values`` as the plan takes them: themselves when they fit (the
+        hot path: no conversion, no check), else each converted and checked."""
+        return values if self.fits(values) else feed_values(self.feeds, values)
+
+
+# The fetch leaves run() takes as they are, in a flat list (see _run).
+_PLAIN_LEAVES = frozenset((Tensor, Operation))
+
+
+def _clear_caches(entry: _Entry) -> None:
+    """Frees the compiled executables of a plan cache entry."""
+    plan = entry.plan
+    for fn in (plan.fn, plan.jitted, getattr(entry.invoke, "jitted", None)):
+        with contextlib.suppress(Exception):
+            fn.clear_cache()  # type: ignore[union-attr]
+
+
+if _c_hot is not None:
+    _c_hot.configure(
+        np_array=np.array,
+        ndarray=np.ndarray,
+        tensor=Tensor,
+        host_data=_HOST_GRAPHS.data,  # type: ignore[attr-defined]
+        flat_failed=_flat_failed,
+        operation=Operation,
+        defer=_signals.defer,
+        deliver=_signals.deliver,
+        to_host=to_host,
+        step_failed=_step_failed,
+        i_plan=_Entry._fields.index("plan"),
+        i_positions=_Entry._fields.index("positions"),
+        i_fits=_Entry._fields.index("fits"),
+        i_spec=_Entry._fields.index("fit_spec"),
+        i_direct=_Entry._fields.index("direct"),
+        i_direct_one=_Entry._fields.index("direct_one"),
+        i_by_buffer=_Entry._fields.index("by_buffer"),
+        i_step=_Entry._fields.index("step"),
+    )
+
+
+class Session(BaseSession):
+    """A graph session, as ``tf.compat.v1.Session``.
+
+    Args:
+      target: ``''`` (in-process), or the ``target`` of a ``tf.train.Server``
+        made in this process (the session still runs here, see
+        :mod:`jaxsess._tf1.train._cluster`).
+      graph: the :class:`Graph` to run (default: the default graph at creation).
+      config: a :class:`ConfigProto` (soft placement, placement logging, GPU options).
+      cleanup: the :class:`ResourceCleanupStrategy` for the device arrays
+        the session owns (default ``IN_BACKGROUND``).
+      memory_limit_bytes: optional budget in bytes, see :class:`BaseSession`.
+      mesh: optional ``jax.sharding.Mesh``. Every plan then becomes one SPMD
+        program over the mesh (``jax.jit`` with in/out shardings): a
+        variable's state is laid out by its ``sharding=`` ``PartitionSpec``
+        (default replicated), a placeholder's feed by its ``sharding=``
+        (default replicated), and XLA inserts the collectives. Device scopes
+        (``tf.device``) are ignored in a mesh session. A mesh over several
+        processes' devices (after :func:`jaxsess._core.distributed.initialize`)
+        runs the same graph in every process: a placeholder with a sharded
+        ``PartitionSpec`` is fed each process's local part of the global
+        batch (``jax.make_array_from_process_local_data``; its static shape
+        is checked against that local part, so leave the batch dimension
+        ``None``), a replicated one the same whole value everywhere. Every
+        process must make the same ``run`` calls in the same order.
+      device_fetches: what :meth:`run`, ``Tensor.eval`` and
+        :meth:`make_callable` return. ``False`` (default): TF1's value
+        contract, host NumPy values (``numpy.ndarray``; a 0-d result as a
+        NumPy scalar such as ``np.float32``) that belong to the caller and
+        outlive ``close()``. ``True``: device-resident ``jax.Array``s owned
+        by the session, freed under ``cleanup`` and deleted at ``close()``;
+        no device-to-host copy, for accelerator loops that feed a result
+        back into the next run.
+      fetch_local_shards: only for a mesh over several processes' devices
+        (``jax.distributed``, see :mod:`jaxsess._core.distributed`). ``False``
+        (default): a host fetch is the global value, gathered from every
+        process (``process_allgather``). ``True``: each process gets only
+        the part its own devices hold (for a batch-sharded result, its
+        rows; a replicated result whole), with no cross-process copy.
+
+    Raises:
+      ValueError: a ``target`` other than those, or a bad strategy.
+      TypeError: ``graph`` is not a :class:`Graph`, or ``mesh`` not a ``Mesh``.
+
+    ``with Session() as s:`` makes ``s`` the default session and its graph the
+    default graph, and closes it on exit. Everything on the device belongs to
+    the session: variable values, per-op random counters, intermediates,
+    donated buffers, compiled plans (and run results with ``device_fetches``).
+
+    Placement (no mesh): each op runs on the device its ``tf.device`` scope
+    names (ops with no device on the default device; ops that assign or
+    update a variable on the variable's device, where its state stays). A
+    plan whose ops all run on one device is one jitted call; a plan that
+    spans devices runs as per-device jitted parts, its values moved between
+    devices with ``jax.device_put`` (see ``partition_plan``).
+    """
+
+    def __init__(
+        self,
+        target: str = "",
+        graph: Graph | None = None,
+        config: ConfigProto | None = None,
+        *,
+        cleanup: ResourceCleanupStrategy | str = ResourceCleanupStrategy.IN_BACKGROUND,
+        memory_limit_bytes: int | None = None,
+        name: str | None = None,
+        mesh: Any = None,
+        device_fetches: bool = False,
+        fetch_local_shards: bool = False,
+    ) -> None:
+        if mesh is not None and not isinstance(mesh, jax.sharding.Mesh):
+            raise TypeError(f"mesh must be a jax.sharding.Mesh; got {type(mesh).__name__}")
+        if target not in ("", None) and not _context.is_local_server_target(target):
+            raise ValueError(
+                f"Session target {target!r} is not supported: jaxsess runs in-process (target='', or the "
+                "target of a tf.train.Server created in this process)."
+            )
+        if graph is None:
+            graph = get_default_graph()
+        elif not isinstance(graph, Graph):
+            raise TypeError(f"graph must be a jaxsess.Graph; got {type(graph).__name__}")
+        super().__init__(cleanup=cleanup, config=config, memory_limit_bytes=memory_limit_bytes, name=name)
+        self._graph = graph
+        cfg = self._config
+        # Plans, least recently used first; see _lookup.
+        self._plans: OrderedDict[Any, _Entry] = OrderedDict()
+        # (fetch, feed keys, entry) of the plan the C hot path ran last and
+        # moved to the LRU end (jaxsess/_core/runtime/_hot.c); any other change of _plans
+        # resets it, so a repeated run skips the key, the lookup and the move.
+        self._last_hit: tuple[Any, ...] | None = None
+        self._plan_cache_size = max(1, int(cfg.plan_cache_size))
+        self._log_compiles = bool(cfg.log_compilations) or os.environ.get("JAXSESS_LOG_COMPILES", "") not in (
+            "", "0", "false", "False")
+        self._traces: dict[Plan, list[Any]] = {}  # plan -> [variants compiled, their signatures]
+        self._drop_variants: list[Plan] = []  # plans whose executables to free before the next run
+        enable_compilation_cache(cfg)
+        self._plan_lock = threading.Lock()
+        self._state: dict[Any, Any] = {}  # state slot -> jax.Array (pinned in the registry)
+        self._state_lock = threading.RLock()
+        self._graph_cm: list[Any] = []
+        self._mesh = mesh
+        self._device_fetches = bool(device_fetches)
+        # A mesh over several processes: host fetches of global arrays are gathered.
+        self._multiprocess = mesh is not None and mesh.is_multi_process
+        self._fetch_local_shards = bool(fetch_local_shards)
+
+    @property
+    def graph(self) -> Graph:
+        return self._graph
+
+    @property
+    def mesh(self) -> Any:
+        """The ``jax.sharding.Mesh`` plans run over, or ``None``."""
+        return self._mesh
+
+    @property
+    def device_fetches(self) -> bool:
+        """Whether :meth:`run` returns session-owned ``jax.Array``s (``True``)
+        or host NumPy values owned by the caller (``False``, TF1's contract)."""
+        return self._device_fetches
+
+    @property
+    def graph_def(self) -> Any:
+        return self._graph.as_graph_def() if hasattr(self._graph, "as_graph_def") else None
+
+    @property
+    def sess_str(self) -> str:
+        return ""
+
+    # -- lifecycle --------------------------------------------------------------
+
+    def __enter__(self) -> Session:
+        self._check_open()
+        if self._graph_cm:  # as TF1: the inner exit would close the session under the outer block
+            raise RuntimeError(
+                "Session context managers are not re-entrant. Use `Session.as_default()` if you "
+                "want to enter a session multiple times."
+            )
+        gcm = self._graph.as_default()
+        gcm.__enter__()
+        self._graph_cm.append(gcm)
+        scm = self.as_default()
+        scm.__enter__()
+        self._default_cm.append(scm)
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        try:
+            if self._default_cm:
+                self._default_cm.pop().__exit__(exc_type, exc, tb)
+            if self._graph_cm:
+                self._graph_cm.pop().__exit__(exc_type, exc, tb)
+        finally:
+            self.close()
+
+    def _on_close(self) -> None:
+        _host_run.cancel_resources(self)  # wakes runs waiting on queues
+        with self._plan_lock:
+            for entry in list(self._plans.values()):
+                _clear_caches(entry)
+            self._plans.clear()
+            self._last_hit = None
+            self._traces.clear()
+        with self._state_lock:
+            self._state.clear()
+
+    # -- state ------------------------------------------------------------------
+
+    # The VariableStore interface (jaxsess._core._context): how variables, the Saver
+    # and export reach the state; see read, assign and is_initialized below.
+
+    def is_initialized(self, var: Any) -> bool:
+        """Whether a state slot (a variable's ``VariableV2`` op) has a value in this session."""
+        return var in self._state
+
+    # -- run ----------------------------------------------------------------------
+
+    @_c_hot_path
+    def run(self, fetches: Any, feed_dict: Any = None, options: Any = None, run_metadata: Any = None) -> Any:
+        """Runs the ops and evaluates the tensors in ``fetches``, as ``tf.compat.v1.Session.run``.
+
+        Args:
+          fetches: a ``Tensor``, an ``Operation`` (gives ``None``), a name
+            (``'x:0'`` or an op name), or any nesting of list, tuple,
+            namedtuple and dict of those. Duplicates are computed once.
+          feed_dict: ``{tensor or name: value}``. Any tensor can be fed; a
+            value is converted as ``np.asarray(value, tensor.dtype)`` (a
+            ``jax.Array`` of the right dtype passes without a host copy).
+          options, run_metadata: accepted and ignored.
+
+        Returns:
+          ``fetches`` with every tensor replaced by its value and every
+          operation by ``None``, in the same structure. A value is a host
+          ``numpy.ndarray`` (a 0-d value a NumPy scalar, e.g. ``np.float32``)
+          that belongs to the caller and stays valid after ``close()``; with
+          ``device_fetches=True`` it is a ``jax.Array`` owned by this session
+          (freed under its strategy, or at close).
+
+        Raises:
+          RuntimeError: the session is closed.
+          TypeError: a ``None`` fetch, a ``Tensor`` as feed value, or a
+            ``feed_dict`` that is not a mapping.
+          ValueError: a fed value's shape does not fit the tensor, an element
+            of another graph, or a fetched name that is not in the graph.
+          InvalidArgumentError: a placeholder was not fed (names it, its
+            dtype and shape), or an op failed (names the node).
+          FailedPreconditionError: an uninitialised variable is read.
+
+        A Ctrl-C (or another signal whose handler raises) that arrives during
+        ``run`` is never raised between XLA consuming the donated variable
+        buffers and the install of the new ones, nor inside a
+        garbage-collector callback (which would swallow it): a run that
+        reads or writes state defers signal handlers and raises it when
+        ``run`` returns or fails (see ``jaxsess._core._signals``). A cache hit of a
+        stateless plan has no state to split and is not deferred: there a
+        Ctrl-C raises where it lands, as in a plain JAX call (and, as
+        anywhere in Python, one landing in a collector callback is lost).
+        """
+        # The hot path: one tensor of a stateless plan already compiled (its
+        # flat jitted function). Nothing there changes state or bookkeeping
+        # that a signal could split, so signal handlers are not deferred (two
+        # system calls): a Ctrl-C raises wherever it lands, as in any JAX call.
+        if type(fetches) is Tensor and not self._closed and not self._drop_variants:
+            if feed_dict is None:
+                key: Any = ((fetches,), ())
+                args: Any = ()
+            elif type(feed_dict) is dict:
+                key = ((fetches,), tuple(feed_dict))
+                args = tuple(feed_dict.values())
+            else:
+                key = None
+            plans = self._plans
+            entry = plans.get(key) if key is not None else None
+            if (
+                entry is not None
+                and (fn := entry.direct_one) is not None
+                and not (_HOST_GRAPHS.data and _host_run.needs_host_pass(self._graph))  # type: ignore[attr-defined]
+            ):
+                self._registry.safe_point()
+                self._mark_used(key)
+                vals = args if entry.fits(args) else feed_values(entry.feeds, args)
+                try:  # _call_flat, inlined
+                    out = fn(*vals)
+                except Exception as e:
+                    out = _flat_failed(self, fn, vals, e)
+                if self._device_fetches:  # one fresh array: the registry's inlined case
+                    self._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer)
+                    return out
+                if self._multiprocess:
+                    out = self._gather((out,))[0]
+                if type(out) is bytes:  # a string scalar: already a host value
+                    return out
+                a = np.array(out)
+                return a if a.ndim else a[()]
+        held = _signals.defer()
+        try:
+            return self._run(fetches, feed_dict, options, run_metadata)
+        finally:
+            _signals.deliver(held)
+
+    def _run(self, fetches: Any, feed_dict: Any, options: Any = None, run_metadata: Any = None) -> Any:
+        # The hot path: a cache hit costs a key, a few dict lookups and the
+        # feed type checks; everything else was computed when the plan was built.
+        if self._closed:
+            raise _closed_error()
+        self._registry.safe_point()
+        graph = self._graph
+        # strings, tf.data iterators (WeakSet.data: its set, no Python-level call when empty)
+        if _HOST_GRAPHS.data and _host_run.needs_host_pass(graph):  # type: ignore[attr-defined]
+            return _host_run.run(self, fetches, feed_dict, options, run_metadata)
+        # The common fetches (a tensor, an op, a flat list of distinct ones:
+        # ``run(train_op)``, ``run([train_op, loss])``) give their leaves and
+        # rebuild as Fetches would, unchecked: a key of another graph's
+        # elements never hits, and a miss checks them below.
+        kind = type(fetches)
+        rebuild: Callable[[Sequence[Any]], Any] | None
+        checked = False  # whether Fetches resolved them (names, nesting) and checked their graph
+        if kind is Tensor or kind is Operation:
+            leaves: tuple[Any, ...] = (fetches,)
+            rebuild = None
+        elif kind is list and set(map(type, fetches)) <= _PLAIN_LEAVES and len(set(fetches)) == len(fetches):
+            leaves, rebuild = tuple(fetches), list
+        else:
+            fm = Fetches(graph, fetches)
+            leaves, rebuild, checked = tuple(fm.leaves), fm.rebuild, True
+        plans = self._plans
+        # A key of the caller's own feed keys hits only when they are this
+        # graph's tensors (the cache holds no other keys): nothing to resolve.
+        if type(feed_dict) is dict:
+            key = (leaves, tuple(feed_dict))
+            entry = plans.get(key)
+        elif feed_dict is None:
+            key = (leaves, ())
+            entry = plans.get(key)
+        else:
+            entry = None
+        if entry is not None:
+            vals = entry.feed_values(tuple(feed_dict.values())) if feed_dict else ()
+            self._mark_used(key)
+        else:
+            if not checked:
+                Fetches(graph, fetches)  # raises TF1's error for an element of another graph
+            feed_keys, raw = feed_items(graph, feed_dict)
+            # Feeds are checked before a plan is built or cached.
+            vals = [feed_value(t, v) for t, v in zip(feed_keys, raw, strict=False)]
+            key = (leaves, tuple(feed_keys))
+            entry = plans.get(key) or self._lookup(list(leaves), feed_keys, key)
+        if self._drop_variants:
+            self._free_variants()
+        results: Sequence[Any]
+        if entry.direct is not None:  # a stateless plan: its flat jitted function
+            results = _call_flat(self, entry.direct, vals)
+        else:
+            try:
+                results = entry.invoke(list(vals))
+            except Exception as e:
+                self._raise_translated(e)  # closed meanwhile; device out of memory
+        positions = entry.positions
+        if self._device_fetches:
+            self._adopt(results, vals, entry.plan)
+        else:
+            if self._multiprocess:
+                results = self._gather(results)
+            if rebuild is None and positions is None:  # one tensor: its host copy
+                return host_value(results[0])
+            results = to_host(results)
+        if positions is None:
+            return results[0] if rebuild is None else rebuild(results)
+        full = [None if p is None else results[p] for p in positions]
+        return full[0] if rebuild is None else rebuild(full)
+
+    def _gather(self, results: Sequence[Any]) -> list[Any]:
+        """Host values of a multi-process run's results (a collective: the
+        same call in every process), see ``fetch_local_shards``."""
+        local = self._fetch_local_shards
+        return [_distributed.host_value(v, local=local) for v in results]
+
+    def _mark_used(self, key: Any) -> None:
+        """Moves a plan-cache hit to the LRU end (gone: evicted meanwhile by
+        another thread) and forgets the C hot path's last hit, which is no
+        longer the most recently used."""
+        try:  # not contextlib.suppress: a cache hit's path
+            self._plans.move_to_end(key)
+        except KeyError:
+            pass
+        self._last_hit = None
+
+    def _lookup(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> _Entry:
+        """The plan cache entry for ``key`` = (fetch leaves, feeds in the
+        caller's order), on a miss of the plan cache.
+
+        Plans are compiled with their feeds sorted by name, so a ``feed_dict``
+        in another order reuses the compiled plan: ``key`` then gets an entry
+        of its own that permutes the feed values into the plan's order.
+        """
+        order = sorted(range(len(feed_keys)), key=lambda i: feed_keys[i].name)
+        if order == list(range(len(feed_keys))):
+            return self._reuse(leaves, feed_keys, key) or self._build(leaves, feed_keys, key)
+        feeds = [feed_keys[i] for i in order]
+        ckey = (key[0], tuple(feeds))
+        entry = self._plans.get(ckey) or self._reuse(leaves, feeds, ckey) or self._build(leaves, feeds, ckey)
+        plan, positions, invoke = entry.plan, entry.positions, entry.invoke
+
+        def permuted(vals: list[Any]) -> tuple[Any, ...]:
+            return invoke([vals[i] for i in order])
+
+        # No ``jitted`` attribute: make_callable's direct path would skip the permutation
+        # (the executables are freed through the sorted entry).
+        alias = _Entry.of(plan, positions, permuted, feed_keys)
+        self._store(key, alias)
+        return alias
+
+    def _reuse(self, leaves: list[Any], feeds: list[Tensor], key: Any) -> _Entry | None:
+        """An entry for ``key`` that runs an already compiled plan, when one
+        computes these fetches from the same feeds (in the same order) and
+        does nothing else, and running it costs about what a plan of its own
+        would: it has no targets and writes no state (no assignments, no
+        random counters), and its ops beyond those the fetches need are at
+        most ``max(4, a quarter of its ops)``. Saves a trace and a compile
+        (e.g. ``run(loss)`` after ``run([loss, accuracy])``); the entry is
+        stored under ``key``. ``None``: build a plan of its own."""
+        if not leaves or not all(type(e) is Tensor for e in leaves):
+            return None
+        wanted = set(leaves)
+        best: _Entry | None = None
+        for entry in list(self._plans.values()):  # a snapshot: run() reorders the cache without the lock
+            plan = entry.plan
+            if (
+                plan.feeds == feeds
+                and not plan.targets
+                and not plan.written
+                and wanted.issubset(plan.fetches)
+                and (best is None or len(plan.ops) < len(best.plan.ops))
+            ):
+                best = entry
+        if best is None:
+            return None
+        plan = best.plan
+        needed = prune(list(leaves), [], set(feeds))
+        if len(plan.ops) - len(needed) > max(4, len(plan.ops) // 4):
+            return None
+        # It must read no state these fetches do not (an uninitialised variable would fail the run).
+        reads = {t.op for op in needed for t in op.inputs if t.op.type == VARIABLE_OP}
+        reads.update(t.op for t in leaves if t.op.type == VARIABLE_OP)
+        if not reads.issuperset(plan.kept):
+            return None
+        index = {t: i for i, t in enumerate(plan.fetches)}
+        # invoke returns the plan's fetches in order, whatever leaves its own key had
+        entry = best._replace(positions=[index[t] for t in leaves])
+        self._store(key, entry)
+        return entry
+
+    def _store(self, key: Any, entry: _Entry) -> None:
+        """Adds a plan cache entry, evicting the least recently used beyond
+        ``ConfigProto.plan_cache_size`` (their executables are freed)."""
+        with self._plan_lock:
+            self._check_open()
+            plans = self._plans
+            self._last_hit = None
+            plans[key] = entry
+            while len(plans) > self._plan_cache_size:
+                _, old = plans.popitem(last=False)
+                # A snapshot (one C call): run() reorders the cache without the lock.
+                if not any(e.plan is old.plan for e in list(plans.values())):
+                    _clear_caches(old)
+                    self._traces.pop(old.plan, None)
+
+    def _on_trace(self, plan: Plan, feeds: Sequence[Any]) -> None:
+        """Called when JAX traces ``plan`` (a compile, or a load from the
+        persistent compilation cache): logs it when asked, and warns once
+        when the plan keeps compiling for new feed shapes."""
+        sig = ", ".join(
+            f"{t.name} {np.dtype(v.dtype).name}{list(v.shape)}" for t, v in zip(plan.feeds, feeds, strict=False)
+        )
+        if self._log_compiles:
+            fetches = ", ".join(t.name for t in plan.fetches)
+            targets = ", ".join(op.name for op in plan.targets)
+            log_placement([f"Compiling plan fetches=[{fetches}] targets=[{targets}] feeds=[{sig}]"])
+        seen = self._traces.setdefault(plan, [0, []])  # [variants compiled since freed, signatures]
+        seen[0] += 1
+        sigs: list[str] = seen[1]
+        sigs.append(sig)
+        if len(sigs) == RECOMPILE_WARN_AFTER:
+            fetches = ", ".join(t.name for t in plan.fetches) or ", ".join(op.name for op in plan.targets)
+            logger.warning(
+                "Session %r: the plan of [%s] compiled %d times for different feed shapes: %s. Every "
+                "distinct size of a None dimension compiles another program; pad or bucket the fed "
+                "batches to a few sizes. Compiled variants beyond ConfigProto.plan_cache_size (%d) "
+                "are dropped.",
+                self.name, fetches, len(sigs), "; ".join(f"[{s}]" for s in sigs), self._plan_cache_size,
+            )
+        elif len(sigs) > RECOMPILE_WARN_AFTER:
+            del sigs[RECOMPILE_WARN_AFTER:]  # warned once; keep the record small
+        if seen[0] > self._plan_cache_size:
+            self._drop_variants.append(plan)  # not during JAX's trace: before the next run
+
+    def _free_variants(self) -> None:
+        """Frees the compiled variants of plans that passed the bound."""
+        with self._plan_lock:
+            plans, self._drop_variants = self._drop_variants, []
+            for entry in [e for e in list(self._plans.values()) if e.plan in plans]:
+                _clear_caches(entry)
+            for plan in plans:
+                if plan in self._traces:
+                    self._traces[plan][0] = 0
+
+    def _build(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> _Entry:
+        fetch_tensors, targets, positions = split_leaves(leaves)
+        check_unique(feed_keys)
+        plan = build_plan(fetch_tensors, feed_keys, targets)
+        # Every jitted form of the plan traces through plan.evaluate: hook it
+        # to see compilations (through a weak reference: no session cycle).
+        evaluate = plan.evaluate
+        ref = weakref.ref(self)
+
+        def traced(state: dict[Any, Any], feeds: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+            session = ref()
+            if session is not None:
+                session._on_trace(plan, feeds)
+            return evaluate(state, feeds)
+
+        plan.evaluate = traced  # type: ignore[method-assign]
+        if plan.pure_fn is not None and self._is_small_init(plan):
+            plan.fn = plan.jitted = jax.jit(
+                plan.pure_fn, donate_argnums=(0,) if plan.donated else (), compiler_options=_FAST_COMPILE
+            )
+        self._place(plan)
+        all_tensors = all(p is not None for p in positions) and positions == list(range(len(positions)))
+        invoke = self._invoker(plan)
+        host = [(i, t.op) for i, t in enumerate(fetch_tensors) if t.op._op_def.host_output is not None]
+        if host:
+            invoke = _with_host_outputs(invoke, host)
+        entry = _Entry.of(plan, None if all_tensors else positions, invoke, feed_keys)
+        self._store(key, entry)
+        return entry
+
+    def _is_small_init(self, plan: Plan) -> bool:
+        """Whether ``plan`` initialises variables (see ``INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS``)."""
+        if plan.fetches or plan.feeds or not plan.final_assign or plan.start_vars:
+            return False
+        if any(v in self._state for v in plan.final_assign):
+            return False
+        total = 0
+        for v in plan.final_assign:
+            shape = plan.var_specs.get(v, (None, None))[0]
+            if shape is None or any(d is None for d in shape):
+                return False
+            total += int(np.prod(shape, dtype=np.int64))
+        return total <= INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS
+
+    def _place(self, plan: Plan) -> None:
+        """Completes ``plan`` for where it runs (:func:`jaxsess._core.graph._placement.place_plan`)."""
+        cfg = self._config
+        place_plan(
+            plan,
+            mesh=self._mesh,
+            allow_soft_placement=cfg.allow_soft_placement,
+            log_device_placement=cfg.log_device_placement,
+        )
+
+    def _slot_placement(self, slot: Any) -> Any:
+        """Where a state slot's value lives (:func:`jaxsess._core.graph._placement.slot_placement`)."""
+        return slot_placement(slot, mesh=self._mesh, allow_soft_placement=self._config.allow_soft_placement)
+
+    def _invoker(self, plan: Plan) -> Callable[[list[Any]], tuple[Any, ...]]:
+        """The function a cache hit calls: converted feed values -> the plan's
+        device results (not adopted: the caller copies them to the host or
+        adopts them, see :meth:`_adopt`).
+
+        A stateless plan on the default device gets a jitted function of flat
+        positional feeds (JAX's C++ dispatch path, no nested argument
+        pytrees) that returns only the fetches. Other plans get a call of
+        :meth:`_call` through a weak reference, so that the plan cache never
+        makes the session part of a reference cycle. A plan holding a 64-bit
+        type is traced and called under JAX's scoped x64 mode
+        (:func:`jaxsess._core.dtypes.x64_scope`); other plans pay nothing for it.
+        """
+        if plan.x64:
+            return _in_x64(self._plain_invoker(plan))
+        return self._plain_invoker(plan)
+
+    def _plain_invoker(self, plan: Plan) -> Callable[[list[Any]], tuple[Any, ...]]:
+        if plan.stateful or plan.device is not None or plan.custom_call:
+            ref = weakref.ref(self)
+
+            def call(vals: list[Any]) -> tuple[Any, ...]:
+                session = ref()
+                if session is None:  # pragma: no cover - only reachable through the session
+                    raise _closed_error()
+                return session._call(plan, vals)
+
+            if plan.stateful and plan.device is None:  # what the C hot path runs as _call does (_Entry.step)
+                call.step = (  # type: ignore[attr-defined]
+                    plan.fn, tuple(plan.donated), tuple(plan.kept), tuple(plan.written)
+                )
+            return call
+        pure = plan.pure_fn
+        assert pure is not None
+
+        if len(plan.fetches) == 1:  # the jitted function returns the array itself: no output pytree
+
+            def flat(*feeds: Any) -> Any:
+                return pure((), (), feeds)[0][0]
+
+            fn = jax.jit(flat)
+
+            def invoke(vals: list[Any]) -> tuple[Any, ...]:
+                try:
+                    return (fn(*vals),)
+                except ValueError as e:
+                    return (_on_one_device(fn, vals, e),)
+
+            invoke.jitted = fn  # type: ignore[attr-defined]  # its cache is cleared at close
+            invoke.single = True  # type: ignore[attr-defined]
+            return invoke
+
+        def flat_all(*feeds: Any) -> Any:
+            return pure((), (), feeds)[0]
+
+        fn_all = jax.jit(flat_all)
+
+        def invoke_all(vals: list[Any]) -> tuple[Any, ...]:
+            try:
+                return fn_all(*vals)  # type: ignore[no-any-return]
+            except ValueError as e:
+                return _on_one_device(fn_all, vals, e)  # type: ignore[no-any-return]
+
+        invoke_all.jitted = fn_all  # type: ignore[attr-defined]  # its cache is cleared at close
+        return invoke_all
+
+    def _call(self, plan: Plan, feed_vals: list[Any]) -> tuple[Any, ...]:
+        registry = self._registry
+        if plan.device is not None:
+            feed_vals = [jax.device_put(v, plan.device) for v in feed_vals]
+        if not plan.stateful:
+            if plan.device is None:
+                try:
+                    out, _ = plan.fn((), (), tuple(feed_vals))  # type: ignore[misc]
+                except ValueError as e:
+                    out, _ = _step_failed(plan.fn, (), (), tuple(feed_vals), e)  # type: ignore[arg-type]
+            else:
+                out, _ = self._call_on_device(plan, (), (), feed_vals)
+            return out  # type: ignore[no-any-return]
+        # Signals are deferred from before the lock is taken until the new
+        # state is installed: a Ctrl-C landing while XLA runs a step that
+        # donated the variables' buffers raises after the install, never
+        # between the donation and the install (see ``_signals``).
+        held = _signals.defer()
+        try:
+            with self._state_lock:
+                if self._closed:
+                    raise _closed_error()
+                state = self._state
+                try:  # C-level gathers: no Python code per variable
+                    donated = tuple(map(state.__getitem__, plan.donated))
+                    kept = tuple(map(state.__getitem__, plan.kept))
+                except KeyError:
+                    donated = tuple(self._start_value(slot) for slot in plan.donated)
+                    kept = tuple(self._start_value(slot) for slot in plan.kept)
+                olds = list(map(state.get, plan.written))
+                if plan.device is None:
+                    try:
+                        out, new_state = plan.fn(donated, kept, tuple(feed_vals))  # type: ignore[misc]
+                    except ValueError as e:
+                        out, new_state = _step_failed(plan.fn, donated, kept, tuple(feed_vals), e)  # type: ignore[arg-type]
+                else:
+                    out, new_state = self._call_on_device(plan, donated, kept, feed_vals)
+                state.update(zip(plan.written, new_state))
+                registry.swap_pinned(olds, new_state)
+        finally:
+            _signals.deliver(held)
+        return out  # type: ignore[no-any-return]
+
+    def _by_buffer(self, plan: Plan) -> bool:
+        # One jitted program returns fresh buffers; per-device parts move values
+        # with jax.device_put, which aliases a value already on its device.
+        return plan.parts is not None or jit_returns_input_buffers()
+
+    def _call_on_device(self, plan: Plan, donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: list[Any]) -> Any:
+        with jax.default_device(plan.device):
+            return plan.fn(donated, kept, tuple(feeds))  # type: ignore[misc]
+
+    def _release_state(self, old: Any) -> None:
+        # Donated buffers are already deleted: count them freed now. Others
+        # may still be referenced (variable_value): sweep them once unused.
+        if old.is_deleted():
+            self._registry.discard(old)
+        else:
+            self._registry.unpin(old)
+
+    def _adopt(self, out: Sequence[Any], feed_vals: Sequence[Any], plan: Plan) -> None:
+        """Makes a run's device results session-owned (``device_fetches``),
+        except what the session did not create by this run: feeds handed back
+        unchanged and the state this plan read or wrote (only that state: the
+        cost does not grow with the session's other variables)."""
+        inputs: list[Any] = list(feed_vals)
+        if plan.stateful:
+            state = self._state
+            inputs += [state.get(s) for s in (*plan.kept, *plan.written)]
+        self._registry.adopt_outputs(out, inputs, by_buffer=self._by_buffer(plan))
+
+    def _start_value(self, slot: Any) -> Any:
+        # A slot's value at the start of a run (a missing rng counter is created).
+        v = self._state.get(slot)
+        return self._missing_state(slot) if v is None else v
+
+    def _missing_state(self, slot: Any) -> Any:
+        if isinstance(slot, tuple):  # an rng counter: 0, or random for unseeded ops
+            start = 0 if slot[1].attrs.get("seeded", True) else int(np.random.randint(0, 2**31 - 1))
+            v = jnp.asarray(start, jnp.uint32)
+            self._state[slot] = v
+            self._registry.pin(v)
+            return v
+        raise errors.FailedPreconditionError(
+            slot.name,
+            slot,
+            f"Attempting to use uninitialized value {slot.name}\n\t [[node {slot.name}]]",
+        )
+
+    # -- callables ----------------------------------------------------------------
+
+    def make_callable(
+        self,
+        fetches: Any,
+        feed_list: Sequence[Any] | None = None,
+        accept_options: bool = False,
+        device_fetches: bool | None = None,
+    ) -> Callable[..., Any]:
+        """A function running ``fetches`` with positional feeds, as
+        ``tf.compat.v1.Session.make_callable``: the least overhead per call.
+
+        Args:
+          fetches: as :meth:`run`.
+          feed_list: tensors (or names) fed by the callable's positional
+            arguments, in order.
+          accept_options: accepted for compatibility (options are ignored).
+          device_fetches: ``False``: the callable returns host NumPy values
+            owned by the caller, as TF1; ``True``: session-owned
+            ``jax.Array``s (no host copy; feed them back to the next call);
+            ``None`` (default): the session's ``device_fetches`` setting.
+
+        Returns:
+          ``f(*feed_values)`` returning what ``run(fetches, dict(zip(feed_list, feed_values)))`` would.
+
+        Raises:
+          As :meth:`run`; also ``TypeError`` when called with the wrong
+          number of arguments.
+        """
+        self._check_open()
+        if feed_list and any(type(k) is SparseTensor for k in feed_list):  # fed as SparseTensorValues
+            return sparse_callable(self.make_callable, fetches, feed_list, accept_options, device_fetches)
+        graph = self._graph
+        fm = Fetches(graph, fetches)
+        feeds = resolve_feeds(graph, feed_list or ())
+        key = (tuple(fm.leaves), tuple(feeds))
+        entry = self._plans.get(key) or self._lookup(fm.leaves, feeds, key)
+        plan, positions, invoke, fed, fits, direct, direct_one, by_buffer, fit_spec, step = entry
+        registry = self._registry
+        rebuild = fm.rebuild
+        n = len(feeds)
+        single = type(fetches) is Tensor
+        safe_point = self._registry.safe_point
+        session = self
+        device = self._device_fetches if device_fetches is None else bool(device_fetches)
+        gather = self._multiprocess and not device
+        defer, deliver = _signals.defer, _signals.deliver
+
+        if direct_one is not None and single and not gather:
+            # A stateless plan's flat jitted function: nothing there changes
+            # state or bookkeeping that a signal could split, so the call is
+            # not deferred (see run).
+            def direct_runner(*args: Any, **kwargs: Any) -> Any:
+                if session._closed:
+                    raise _closed_error()
+                if len(args) != n:
+                    raise _arity_error(feeds, args)
+                safe_point()
+                if session._drop_variants:
+                    session._free_variants()
+                vals = args if fits(args) else feed_values(fed, args)
+                try:  # _call_flat, inlined
+                    out = direct_one(*vals)
+                except Exception as e:
+                    out = _flat_failed(session, direct_one, vals, e)
+                if device:  # one fresh array: the registry's inlined case
+                    registry.adopt_outputs(out, vals, by_buffer=by_buffer)
+                    return out
+                if type(out) is bytes:  # a string scalar: already a host value
+                    return out
+                a = np.array(out)  # the host copy, as host_value
+                return a if a.ndim else a[()]
+
+            if _c_hot is not None:  # the same calls, in C (jaxsess._core.runtime._hot.run_entry); direct_runner is its __wrapped__
+                return _c_hot.HotRunner(direct_runner, session, registry, entry, n, device, None)
+            return direct_runner
+
+        def runner(*args: Any, **kwargs: Any) -> Any:
+            if session._closed:
+                raise _closed_error()
+            if len(args) != n:
+                raise _arity_error(feeds, args)
+            safe_point()
+            if session._drop_variants:
+                session._free_variants()
+            vals = args if fits(args) else feed_values(fed, args)
+            results: Sequence[Any]
+            held = defer()  # as in run: signals are raised after the call
+            try:
+                if direct is not None:  # a stateless plan: its flat jitted function
+                    results = _call_flat(session, direct, vals)
+                else:
+                    try:
+                        results = invoke(list(vals))
+                    except Exception as e:
+                        session._raise_translated(e)  # closed meanwhile; device out of memory
+            finally:
+                deliver(held)
+            if gather:
+                results = session._gather(results)
+            if device:
+                session._adopt(results, vals, plan)
+            elif single and positions is None:
+                return host_value(results[0])
+            else:
+                results = to_host(results)
+            if positions is not None:  # e.g. a plan of more fetches reused (Session._reuse)
+                results = [None if p is None else results[p] for p in positions]
+            return results[0] if single else rebuild(results)
+
+        if _c_hot is not None and not gather and (direct is not None or direct_one is not None or step is not None):
+            # The same calls, in C (jaxsess._core.runtime._hot.run_entry); runner is its __wrapped__.
+            one = type(fetches) in _PLAIN_LEAVES  # one value: a tensor's, or an operation's None
+            return _c_hot.HotRunner(runner, session, registry, entry, n, device, None if one else rebuild)
+        return runner
+
+    # -- lowering -------------------------------------------------------------------
+
+    def lower(self, fetches: Any, feed_dict: Any = None) -> Any:
+        """JAX's ``Lowered`` for the plan :meth:`run` would use for these
+        fetches and feeds (not run, nothing is donated).
+
+        The lowered function is ``(donated_state, kept_state, feeds) ->
+        (fetches, new_state)``: the variables (and random-op counters) the
+        plan reads are arguments, as are the feeds. ``as_text()`` gives
+        StableHLO; ``compile()`` compiles it (``cost_analysis()``,
+        ``memory_analysis()``, ``as_text()`` of the optimised HLO). In a
+        mesh session it is the SPMD program with its shardings; a plan that
+        spans several devices is lowered as one program (placement aside).
+
+        Args:
+          fetches: as :meth:`run`.
+          feed_dict: ``{tensor or name: value}``; a value may be an array or
+            a ``jax.ShapeDtypeStruct`` (only its shape and dtype matter).
+
+        Returns:
+          A ``jax.stages.Lowered``.
+
+        Raises:
+          As :meth:`run` for fetches and feeds; ``FailedPreconditionError``
+          for a variable of unknown shape that is not initialised.
+        """
+        self._check_open()
+        graph = self._graph
+        fm = Fetches(graph, fetches)
+        feed_keys, raw = feed_items(graph, feed_dict)
+        feed_vals: list[Any] = []
+        for t, v in zip(feed_keys, raw, strict=False):
+            if isinstance(v, jax.ShapeDtypeStruct):
+                if np.dtype(v.dtype) != t.dtype.np_dtype:
+                    raise ValueError(
+                        f"Cannot feed a ShapeDtypeStruct of dtype {v.dtype} for Tensor {t.name} of dtype "
+                        f"{t.dtype.name}."
+                    )
+                feed_vals.append(v)
+            else:
+                feed_vals.append(feed_value(t, v))
+        key = (tuple(fm.leaves), tuple(feed_keys))
+        entry = self._plans.get(key) or self._lookup(list(fm.leaves), feed_keys, key)
+        plan = entry.plan
+        if plan.feeds != feed_keys:  # the plan's feeds are sorted by name (see _lookup)
+            feed_vals = [feed_vals[feed_keys.index(t)] for t in plan.feeds]
+        with self._state_lock:
+            donated = tuple(self._state_spec(plan, slot) for slot in plan.donated)
+            kept = tuple(self._state_spec(plan, slot) for slot in plan.kept)
+        jitted = plan.jitted
+        if plan.parts is not None and plan.pure_fn is not None:  # one program for the whole plan
+            jitted = jax.jit(plan.pure_fn)
+        with _dtypes.x64_scope() if plan.x64 else contextlib.nullcontext():
+            if plan.device is not None:
+                with jax.default_device(plan.device):
+                    return jitted.lower(donated, kept, tuple(feed_vals))
+            return jitted.lower(donated, kept, tuple(feed_vals))
+
+    def _state_spec(self, plan: Plan, slot: Any) -> Any:
+        v = self._state.get(slot)
+        if v is not None:
+            return jax.ShapeDtypeStruct(v.shape, v.dtype, sharding=v.sharding if self._mesh is not None else None)
+        if isinstance(slot, tuple):
+            return jax.ShapeDtypeStruct((), np.uint32)
+        shape, dtype = plan.var_specs[slot]
+        if shape is None or any(d is None for d in shape):
+            raise errors.FailedPreconditionError(
+                slot.name, slot, f"Attempting to use uninitialized value {slot.name} (its shape is unknown)"
+            )
+        return jax.ShapeDtypeStruct(tuple(shape), dtype)
+
+    # -- introspection --------------------------------------------------------------
+
+    def list_devices(self) -> list[Any]:
+        """The devices this session can place ops on (JAX devices)."""
+        return list(jax.devices())
+
+    def read(self, var: Any) -> Any:
+        """A copy of a state slot's current value (a variable's ``VariableV2``
+        op, or a random op's counter slot), owned by the session: later runs
+        do not change it (they may donate the state buffer itself).
+
+        Raises:
+          FailedPreconditionError: the variable is not initialised.
+          RuntimeError: the session is closed.
+        """
+        with self._state_lock:
+            self._check_open()
+            v = self._state.get(var)
+            if v is None:
+                name = var[1].name if isinstance(var, tuple) else var.name
+                raise errors.FailedPreconditionError(name, var, f"Attempting to use uninitialized value {name}")
+            with _dtypes.x64_scope(v.dtype):
+                out = jnp.array(v, copy=True)
+        self._registry.adopt_outputs(out, v)
+        return out
+
+    variable_value = read  # the earlier name
+
+    def assign(self, var: Any, value: Any, inputs: Any = ()) -> Any:
+        """Replaces a state slot's value (``Saver.restore``, ``Variable.load``),
+        see :class:`jaxsess._core._context.VariableStore`; the value moves to where
+        the slot lives (its variable's device or sharding).
+
+        Returns:
+          The array now holding the value.
+        """
+        slot = var
+        where = self._slot_placement(slot)
+        if where is not None and isinstance(value, jax.Array):
+            if isinstance(where, jax.Device):
+                if value.devices() != {where}:
+                    value = jax.device_put(value, where)
+            elif value.sharding != where:
+                value = jax.device_put(value, where)
+        held = _signals.defer()  # the slot and its bookkeeping change together
+        try:
+            with self._state_lock:
+                self._check_open()
+                old = self._state.get(slot)
+                value = self._registry.pin_output(value, inputs)
+                self._state[slot] = value
+                if old is not None and old is not value:
+                    self._release_state(old)
+        finally:
+            _signals.deliver(held)
+        return value
+
+
+class InteractiveSession(Session):
+    """A :class:`Session` that installs itself as the default on creation,
+    as ``tf.compat.v1.InteractiveSession`` (for shells and notebooks).
+
+    Its graph becomes the thread's default graph too. Creating one while
+    another is open warns (``UserWarning``), as TF1. ``close()`` uninstalls it.
+    """
+
+    _active_lock = threading.Lock()
+    _active = 0
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: ConfigProto | None = None, **kwargs: Any) -> None:
+        super().__init__(target, graph, config, **kwargs)
+        with InteractiveSession._active_lock:
+            if InteractiveSession._active > 0:
+                warnings.warn(
+                    "An interactive session is already active. This can cause out-of-memory "
+                    "errors or some other unexpected errors (due to the unpredictable timing of "
+                    "garbage collection) in some cases. You must explicitly call "
+                    "`InteractiveSession.close()` to release resources held by the other session(s). "
+                    "Please use `tf.Session()` if you intend to productionize.",
+                    UserWarning,
+                    stacklevel=2,
+                )
+            InteractiveSession._active += 1
+        self._counted = True
+        self._interactive_graph_cm = self._graph.as_default()
+        self._interactive_graph_cm.__enter__()
+        self._interactive_cm = self.as_default()
+        self._interactive_cm.__enter__()
+
+    def close(self) -> None:
+        if getattr(self, "_counted", False):
+            with InteractiveSession._active_lock:
+                InteractiveSession._active -= 1
+            self._counted = False
+            with contextlib.suppress(Exception):
+                _context.session_stack().remove(self)
+            with contextlib.suppress(Exception):
+                _context.execution_stack().remove(self._graph)
+        super().close()
+
+
+def _with_host_outputs(invoke: Callable[..., Any], host: list[tuple[int, Operation]]) -> Callable[..., Any]:
+    """``invoke`` followed by the ``host_output`` conversions of the fetched outputs at ``host``
+    (summary ops: serialized ``Summary`` protos built from their device values)."""
+
+    def run(*args: Any) -> Any:
+        out = list(invoke(*args))
+        for i, op in host:
+            out[i] = op._op_def.host_output(np.asarray(out[i]), op)
+        return out
+
+    return run

@@ -1,0 +1,67 @@
+"""Types of the C extension ``jaxsess._core.runtime._hot`` (see ``_hot.c``)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+class HotRun:
+    __wrapped__: Callable[..., Any]
+    def __init__(self, slow: Callable[..., Any], /) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __get__(self, obj: object, objtype: type | None = None) -> Any: ...
+
+class HotRunner:
+    __wrapped__: Callable[..., Any]
+    def __init__(
+        self,
+        slow: Callable[..., Any],
+        session: Any,
+        registry: Any,
+        entry: tuple[Any, ...],
+        n: int,
+        device: bool,
+        rebuild: Callable[[list[Any]], Any] | None,
+    ) -> None: ...
+    def __call__(self, *args: Any) -> Any: ...
+
+def configure(
+    *,
+    np_array: Callable[..., Any],
+    ndarray: type,
+    tensor: type,
+    host_data: set[Any],
+    flat_failed: Callable[..., Any],
+    operation: type,
+    defer: Callable[[], Any],
+    deliver: Callable[[Any], None],
+    to_host: Callable[[Sequence[Any]], list[Any]],
+    step_failed: Callable[..., Any],
+    i_plan: int,
+    i_positions: int,
+    i_fits: int,
+    i_spec: int,
+    i_direct: int,
+    i_direct_one: int,
+    i_by_buffer: int,
+    i_step: int,
+) -> None: ...
+
+class SafePoint:
+    __wrapped__: Callable[[], None]
+    def __init__(self, registry: Any, slow: Callable[[], None], kind: int) -> None: ...
+    def __call__(self) -> None: ...
+
+def configure_registry(
+    *,
+    nbytes_cache: dict[Any, int],
+    nbytes_of_cache: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[int, ...], int]],
+    perf_counter: Callable[[], float],
+    max_age: float,
+    concrete: set[type],
+) -> None: ...
+def swap_pinned(registry: Any, olds: Sequence[Any], news: Sequence[Any], /) -> bool: ...
+
+class SessionJit:
+    _python: Callable[..., Any]
+    _jitted: Callable[..., Any]
+    def __init__(self, slow: Callable[..., Any], session: Any, registry: Any, jitted: Any, by_buffer: bool) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

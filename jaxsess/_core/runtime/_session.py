@@ -1,0 +1,473 @@
+"""``BaseSession``: a scope that owns the device buffers it produces.
+
+Shared by every session type (graph ``Session``, ``InteractiveSession``,
+``EagerSession``). A session owns one :class:`OwnershipRegistry`; everything
+puts on a device — outputs of ``session.jit`` functions, of eager ops, variable
+values, ``run`` results of a ``device_fetches=True`` graph session — is adopted there and deleted under the session's
+:class:`ResourceCleanupStrategy`, or at ``close()`` at the latest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import itertools
+import sys
+import threading
+import warnings
+import weakref
+from collections.abc import Callable, Iterator
+from typing import Any, Generic, NoReturn, ParamSpec, Protocol, TypeVar, overload
+
+import jax
+from jax import tree_util
+
+from jaxsess._core import _context as _context
+from jaxsess._core._config import ConfigProto, apply_gpu_options
+from jaxsess._core.runtime._native import (  # the C session.jit call (jaxsess/_core/runtime/_hot.c), or None
+    hot as _c_hot,
+)
+from jaxsess._core.runtime._resources import (
+    OwnershipRegistry,
+    ResourceCleanupStrategy,
+    SessionStats,
+    is_concrete_array,
+    jit_returns_input_buffers,
+)
+
+__all__ = ["BaseSession", "SessionJitDecorator", "SessionJitted", "get_default_session", "CLOSED_SESSION_MESSAGE"]
+
+CLOSED_SESSION_MESSAGE = "Attempted to use a closed Session."
+get_ident = threading.get_ident
+_NOT_GIVEN: Any = object()  # session.jit(**kwargs) without a function: a decorator
+_T = TypeVar("_T")
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_R_co = TypeVar("_R_co", covariant=True)
+
+
+class SessionJitted(Protocol, Generic[_P, _R_co]):
+    """What ``session.jit(fn)`` returns: ``jax.jit(fn)`` whose outputs the
+    session owns. Called with ``fn``'s parameters, it returns ``fn``'s result.
+
+    Attributes:
+      jitted: the underlying ``jax.jit`` function (its compile cache is
+        cleared when the session closes).
+    """
+
+    jitted: Any
+
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
+
+    def lower(self, *args: Any, **kwargs: Any) -> Any:
+        """``jax.jit(fn).lower``: a ``jax.stages.Lowered``."""
+
+    def trace(self, *args: Any, **kwargs: Any) -> Any:
+        """``jax.jit(fn).trace``: a ``jax.stages.Traced``."""
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        """``jax.jit(fn).eval_shape``: the output's ``jax.ShapeDtypeStruct``s."""
+_ids = itertools.count()
+_live_sessions: weakref.WeakSet[BaseSession] = weakref.WeakSet()
+
+
+class SessionJitDecorator(Protocol):
+    """What ``session.jit(**jax_jit_kwargs)`` returns: a decorator, as ``jax.jit(**kwargs)``."""
+
+    def __call__(self, fn: Callable[_P, _R], /) -> SessionJitted[_P, _R]: ...
+
+
+def _closed_error() -> RuntimeError:
+    return RuntimeError(CLOSED_SESSION_MESSAGE)
+
+
+def _release_unclosed(registry: OwnershipRegistry, label: str | None, session_ref: Any = None) -> None:
+    # Runs when a session is garbage-collected unclosed, or at interpreter exit
+    # (weakref.finalize's atexit hook) for a session that is still alive.
+    if registry.closed:
+        return
+    if session_ref is not None and session_ref() is not None:
+        # Interpreter exit: nothing was garbage-collected, so no warning (as TF1).
+        # Close blocking: the cleaner must be stopped and joined and the buffers
+        # deleted before the interpreter finalizes (a thread inside XLA then aborts).
+        registry.close()
+        return
+    # Garbage collection: this may run on any thread at any point, the
+    # session's own cleaner thread included (holding its locks): never block.
+    try:
+        if label is not None and not sys.is_finalizing():  # None: a session the library keeps
+            warnings.warn(
+                f"{label} was garbage-collected without close(); releasing the "
+                f"{registry.live_count()} device buffers it owned. "
+                "Close sessions explicitly or use `with`.",
+                ResourceWarning,
+                stacklevel=2,
+            )
+    finally:
+        registry.close_from_finalizer()
+
+
+class BaseSession:
+    """A scope that owns device memory; the base of every jaxsess session.
+
+    Args:
+      cleanup: a :class:`ResourceCleanupStrategy` (or its name); when the
+        session deletes the buffers it owns. Default ``IN_BACKGROUND``.
+      config: a :class:`ConfigProto`; its GPU options are applied to JAX if
+        its backend has not started yet.
+      memory_limit_bytes: optional budget in bytes of owned live buffers.
+        When exceeded, the session runs ``gc.collect()`` and a sweep (in the
+        cleaner thread, or at the next safe point), so buffers held only by
+        reference cycles are reclaimed before the device runs out.
+      name: a label for ``repr`` and the cleaner thread.
+
+    Raises:
+      ValueError: for an unknown strategy (the message lists the valid ones)
+        or a non-positive ``memory_limit_bytes``.
+
+    The lifecycle follows ``tf.compat.v1.Session``: ``close()`` (idempotent),
+    ``closed``, ``with`` (closes on exit, also when the block raises) and
+    ``RuntimeError('Attempted to use a closed Session.')`` on use after close.
+    A session garbage-collected unclosed emits a ``ResourceWarning`` and
+    releases everything it owns.
+    """
+
+    _is_eager = False
+
+    def __init__(
+        self,
+        *,
+        cleanup: ResourceCleanupStrategy | str = ResourceCleanupStrategy.IN_BACKGROUND,
+        config: ConfigProto | None = None,
+        memory_limit_bytes: int | None = None,
+        name: str | None = None,
+    ) -> None:
+        strategy = ResourceCleanupStrategy.coerce(cleanup)
+        if config is not None and not isinstance(config, ConfigProto):
+            raise TypeError(f"config must be a jaxsess.ConfigProto, got {type(config).__name__}.")
+        apply_gpu_options(config)
+        self._config = config if config is not None else ConfigProto()
+        self._name = name or f"{type(self).__name__}-{next(_ids)}"
+        self._registry = OwnershipRegistry(
+            strategy, memory_limit_bytes=memory_limit_bytes, name=self._name
+        )
+        self._closed = False
+        self._close_lock = threading.RLock()
+        # Live session.jit wrappers, held weakly: one the caller drops is freed
+        # with its compile cache; close() clears the caches of the others.
+        self._jitted: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._default_cm: list[Any] = []
+        _live_sessions.add(self)
+        self._finalizer = weakref.finalize(
+            self, _release_unclosed, self._registry, f"{type(self).__name__} {self._name!r}", weakref.ref(self)
+        )
+
+    def _close_quietly_on_gc(self) -> None:
+        # For a session the library makes and keeps for the user (the Keras
+        # backend's per-graph session, which TF never asks anyone to close):
+        # garbage collection closes it as any session, without the ResourceWarning.
+        self._finalizer.detach()
+        self._finalizer = weakref.finalize(self, _release_unclosed, self._registry, None, weakref.ref(self))
+
+    # -- properties ---------------------------------------------------------
+
+    @property
+    def strategy(self) -> ResourceCleanupStrategy:
+        """The session's :class:`ResourceCleanupStrategy`."""
+        return self._registry.strategy
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` has been called."""
+        return self._closed
+
+    @property
+    def config(self) -> ConfigProto:
+        return self._config
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise _closed_error()
+
+    # -- ownership ----------------------------------------------------------
+
+    @overload
+    def jit(self, fn: Callable[_P, _R], /, **jax_jit_kwargs: Any) -> SessionJitted[_P, _R]: ...
+
+    @overload
+    def jit(self, /, **jax_jit_kwargs: Any) -> SessionJitDecorator: ...
+
+    def jit(self, fn: Any = _NOT_GIVEN, /, **jax_jit_kwargs: Any) -> Any:
+        """``jax.jit(fn, **jax_jit_kwargs)`` whose outputs the session owns.
+
+        As ``jax.jit``, ``fn`` may be left out: ``@session.jit(static_argnums=1)``
+        decorates.
+
+        Args:
+          fn: the function to compile; any pytree of arrays in and out.
+          **jax_jit_kwargs: passed to ``jax.jit`` (``static_argnums``,
+            ``donate_argnums``, ``in_shardings``, ...).
+
+        Returns:
+          A :class:`SessionJitted` with ``jax.jit`` semantics. Called with
+          concrete arrays, every ``jax.Array`` leaf of its output is adopted
+          by the session unless it is (or shares a device buffer with) one of
+          the call's inputs. Called inside a JAX trace (``jax.jit``, ``vmap``,
+          ``grad``, ``lax.scan``, ``jax.checkpoint``, ``shard_map``) it is the
+          plain jitted function: tracers are never adopted. ``.lower``,
+          ``.trace`` and ``.eval_shape`` are forwarded. The session holds it
+          weakly: dropping it frees it; its compile cache is cleared when the
+          session closes. Where the C extension ``jaxsess._core.runtime._hot`` is built,
+          positional calls run in C with the same steps (the Python function,
+          ``._python``, runs calls with keyword arguments).
+
+        Raises:
+          TypeError: ``fn`` is not callable.
+          RuntimeError: the session is closed (also when the result is called).
+          ResourceExhaustedError: a call ran out of device memory (the
+            message says what the session owns).
+        """
+        self._check_open()
+        if fn is _NOT_GIVEN:
+            return functools.partial(self.jit, **jax_jit_kwargs)
+        if not callable(fn):
+            raise TypeError(
+                f"jit expects a callable, got {type(fn).__name__}: {fn!r:.80}"
+            )
+        jitted = jax.jit(fn, **jax_jit_kwargs)
+        registry = self._registry
+        adopt = registry.adopt_outputs
+        safe_point = registry.safe_point
+        enter, leave = registry.inflight.append, registry.inflight.remove
+        by_buffer = jit_returns_input_buffers()
+        session = self
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            me = get_ident()
+            enter(me)  # close() waits for this call: its inputs stay valid
+            try:
+                if session._closed or registry._closed:  # (the registry alone at interpreter exit)
+                    raise _closed_error()
+                safe_point()
+                try:
+                    out = jitted(*args, **kwargs)
+                except Exception as e:
+                    session._raise_translated(e)
+                # the one adoption rule (its one-fresh-array case is inlined there)
+                adopt(out, (args, kwargs) if kwargs else args, by_buffer=by_buffer)
+            finally:
+                leave(me)
+            return out
+
+        wrapper: Any = call
+        if _c_hot is not None:  # positional calls in C (the same steps); `call` runs the others
+            wrapper = functools.update_wrapper(_c_hot.SessionJit(call, self, registry, jitted, by_buffer), fn)
+        wrapper.lower = jitted.lower
+        wrapper.trace = jitted.trace
+        wrapper.eval_shape = jitted.eval_shape
+        wrapper.jitted = jitted
+        self._jitted.add(wrapper)
+        return wrapper  # type: ignore[no-any-return]
+
+    def _translate(self, e: Exception) -> Exception:
+        """The error to raise for an exception from a device call: the
+        closed-session error when ``close()`` ran meanwhile (it deleted an
+        input), ``ResourceExhaustedError`` for device out-of-memory, else ``e``."""
+        if self._closed:
+            return _closed_error()
+        return self._registry.exhausted_error(e) or e
+
+    def _raise_translated(self, e: Exception) -> NoReturn:
+        """Raises the error of :meth:`_translate` for ``e`` (from ``e``), or
+        ``e`` itself: what every device call of the session raises when it
+        fails (the C hot paths hand their call's error here too)."""
+        err = self._translate(e)
+        if err is e:
+            raise e
+        raise err from e
+
+    def track(self, tree: _T) -> _T:
+        """Adopts every ``jax.Array`` leaf of ``tree``; returns ``tree`` unchanged.
+
+        Use it for arrays created outside the session that it should free.
+        A safe point (``ON_SAFE_POINTS`` sweeps here).
+
+        Raises:
+          ValueError: an array is owned by another open session, or shares a
+            device buffer with one that is (a buffer belongs to at most one
+            session).
+          RuntimeError: the session is closed.
+        """
+        self._check_open()
+        self._registry.safe_point()
+        for leaf in tree_util.tree_leaves(tree):
+            if is_concrete_array(leaf):
+                for other in list(_live_sessions):
+                    if other is not self and not other._closed and other._registry.owns_buffer_of(leaf):
+                        raise ValueError(
+                            f"Cannot track array {_describe(leaf)}: it is owned by session "
+                            f"{other._name!r}, or shares its device buffer with an array that "
+                            "session owns; detach it there first."
+                        )
+        self._registry.adopt_outputs(tree)
+        return tree
+
+    def detach(self, tree: _T) -> _T:
+        """Hands ownership of every ``jax.Array`` leaf of ``tree`` back to the caller.
+
+        Detached arrays are never deleted by the session and survive
+        ``close()``. Returns ``tree`` unchanged.
+
+        Raises:
+          ValueError: a leaf is not owned by this session (the message names
+            it by shape and dtype and its position in the tree).
+          RuntimeError: the session is closed.
+        """
+        self._check_open()
+        leaves_with_path = tree_util.tree_flatten_with_path(tree)[0]
+        arrays = [(p, x) for p, x in leaves_with_path if isinstance(x, jax.Array)]
+        for path, x in arrays:
+            if not self._registry.owns(x):
+                where = tree_util.keystr(path) or "<root>"
+                raise ValueError(
+                    f"Cannot detach array at {where} ({_describe(x)}): it is not owned by "
+                    f"session {self._name!r}."
+                )
+        for _, x in arrays:
+            self._registry.release(x)
+        return tree
+
+    def owns(self, array: Any) -> bool:
+        """Whether ``array`` is owned by this session."""
+        return self._registry.owns(array)
+
+    def sweep(self, *, collect: bool = False) -> int:
+        """Deletes every owned buffer nothing references, now, whatever the strategy.
+
+        Args:
+          collect: run ``gc.collect()`` first (finds buffers held only by
+            reference cycles).
+
+        Returns:
+          The number of buffers freed.
+        """
+        self._check_open()
+        return self._registry.sweep(collect=collect)
+
+    def stats(self) -> SessionStats:
+        """A :class:`SessionStats` snapshot. A safe point. Works after close too."""
+        if not self._closed:
+            if self.strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
+                self._registry.sweep(collect=self._registry._pressure)
+            else:
+                self._registry.safe_point()
+        st = self._registry.stats()
+        return dataclasses.replace(st, bookkeeping_entries=st.bookkeeping_entries + len(self._jitted))
+
+    # -- lifecycle ----------------------------------------------------------
+
+    def close(self) -> None:
+        """Closes the session: frees every buffer it owns. Idempotent.
+
+        Stops and joins the cleaner thread (``IN_BACKGROUND``), waits for
+        ``session.jit`` calls and eager ops in flight in other threads (they
+        then raise the closed-session ``RuntimeError``), deletes every owned
+        array — also those user code still references, whose later use
+        raises JAX's "Array has been deleted" ``RuntimeError``, but not a
+        buffer that an unowned alias (``jax.device_put`` to the same device)
+        still uses — and drops the session's compiled executables and caches.
+        Returns once the session is closed, also when another thread is
+        closing it. As ``tf.compat.v1.Session.close``.
+        """
+        # Held for the whole close: a second caller returns once the session is
+        # closed. On the cleaner thread (a __del__ run by the garbage collector
+        # there) never wait: the closing thread may be joining this very thread.
+        # Nor inside a session.jit call or eager op of this session (a callback):
+        # the closing thread waits for that call to end.
+        cleaner = self._registry.thread
+        wait = threading.current_thread() is not cleaner and get_ident() not in self._registry.inflight
+        if not self._close_lock.acquire(blocking=wait):
+            self._closed = True
+            self._registry.close()
+            return
+        try:
+            if self._closed and self._registry.closed:
+                return
+            self._closed = True
+            self._finalizer.detach()
+            self._on_close()
+            self._registry.close()
+            for call in list(self._jitted):
+                with contextlib.suppress(Exception):
+                    call.jitted.clear_cache()
+            self._jitted.clear()
+        finally:
+            self._close_lock.release()
+
+    def _on_close(self) -> None:
+        """Hook for subclasses: drop plans and state before buffers are freed."""
+
+    def __enter__(self: _T) -> _T:
+        self._check_open()  # type: ignore[attr-defined]
+        cm = self.as_default()  # type: ignore[attr-defined]
+        cm.__enter__()
+        self._default_cm.append(cm)  # type: ignore[attr-defined]
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        try:
+            if self._default_cm:
+                self._default_cm.pop().__exit__(exc_type, exc, tb)
+        finally:
+            self.close()
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[BaseSession]:
+        """Makes this the thread's default session inside a ``with`` block.
+
+        Does not close the session on exit, as ``tf.compat.v1.Session.as_default``.
+        """
+        stack = _context.session_stack()
+        stack.append(self)
+        try:
+            yield self
+        finally:
+            _remove_last(stack, self)
+
+    def __repr__(self) -> str:
+        s = self._registry.stats()
+        state = "closed" if self._closed else "open"
+        return (
+            f"<{type(self).__name__} {self._name!r} {state} strategy={s.strategy.name} "
+            f"live_buffers={s.live_buffers} live_bytes={s.live_bytes} peak_bytes={s.peak_bytes}>"
+        )
+
+
+def _remove_last(stack: list[Any], item: Any) -> None:
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is item:
+            del stack[i]
+            return
+
+
+def _describe(x: Any) -> str:
+    try:
+        return f"{x.dtype}{list(x.shape)}"
+    except Exception:
+        return type(x).__name__
+
+
+def get_default_session() -> Any:
+    """The innermost session made default in this thread, or ``None``.
+
+    As ``tf.compat.v1.get_default_session``.
+    """
+    stack = _context.session_stack()
+    return stack[-1] if stack else None
+

@@ -4,3 +4,8 @@ Re-exports :mod:`jaxsess._tf1.config`.
 """
 
 from jaxsess._tf1.config import *  # noqa: F403
+from jaxsess._tf1.config import (  # public names outside its __all__
+    VirtualDeviceConfiguration as VirtualDeviceConfiguration,
+    get_memory_growth as get_memory_growth,
+    set_memory_growth as set_memory_growth,
+)

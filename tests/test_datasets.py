@@ -7,7 +7,7 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from jaxsess import datasets
+from jaxsess._tf1.datasets import _read_digits
 from jaxsess.datasets import Digits, load_digits
 
 N = 1797
@@ -75,7 +75,7 @@ def test_split_is_a_partition() -> None:
     assert rows == {r.tobytes() for r in full}
     # Matches the documented rule: the first round(N*f) shuffled examples are the test set.
     order = np.random.default_rng(3).permutation(N)
-    raw = datasets._read_digits()[0].reshape(N, 64).astype(np.float32) / 16
+    raw = _read_digits()[0].reshape(N, 64).astype(np.float32) / 16
     np.testing.assert_array_equal(d.x_test, raw[order[: len(d.y_test)]])
 
 

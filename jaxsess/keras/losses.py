@@ -4,3 +4,7 @@ Re-exports :mod:`jaxsess._tf1.keras.losses`.
 """
 
 from jaxsess._tf1.keras.losses import *  # noqa: F403
+from jaxsess._tf1.keras.losses import (  # public names outside its __all__
+    MAE as MAE,
+    MSE as MSE,
+)

@@ -6,3 +6,7 @@ Re-exports :mod:`jaxsess._tf1.keras.models`.
 """
 
 from jaxsess._tf1.keras.models import *  # noqa: F403
+from jaxsess._tf1.keras.models import (  # public names outside its __all__
+    INFINITE_CARDINALITY as INFINITE_CARDINALITY,
+    deserialize_layer as deserialize_layer,
+)

@@ -48,7 +48,7 @@ def load_digits(*, test_fraction: float = 0.2, seed: int = 0) -> Digits:
     The data are the "Optical Recognition of Handwritten Digits" set of the
     UCI Machine Learning Repository (E. Alpaydin & C. Kaynak, 1998; CC BY 4.0),
     as redistributed by scikit-learn's ``load_digits``; see
-    ``jaxsess/_tf1/data/DIGITS_LICENSE.txt``. They ship with the package, so this
+    ``jaxsess/data/DIGITS_LICENSE.txt``. They ship with the package, so this
     works offline.
 
     The split is a fixed function of ``seed``: the examples are shuffled by

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import jax
 import numpy as np
@@ -170,7 +170,7 @@ def feed_key(graph: Graph, k: Any, foreign: Callable[[Tensor], Exception] = othe
             e = graph.as_graph_element(k, allow_operation=False)
         except (KeyError, ValueError) as err:
             raise TypeError(f"Cannot interpret feed_dict key as Tensor: {err}") from None
-        return e  # type: ignore[no-any-return]
+        return cast(Tensor, e)  # allow_operation=False: a tensor
     conv = getattr(k, "_as_graph_element", None)
     if conv is not None and not isinstance(k, Tensor):
         k = conv()

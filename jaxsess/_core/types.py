@@ -34,6 +34,7 @@ __all__ = [
     "NestedArrayLike",
     "SupportsGraphElement",
     "GraphElement",
+    "ControlInput",
     "GraphElementLike",
     "TensorLike",
     "DTypeLike",
@@ -47,6 +48,7 @@ __all__ = [
     "HostValue",
     "DeviceFunction",
     "DeviceLike",
+    "Evaluator",
     "ProtoMessage",
 ]
 
@@ -72,6 +74,10 @@ class SupportsGraphElement(Protocol):
 
 GraphElement: TypeAlias = "Tensor | Operation"
 """A node (:class:`~jaxsess.Operation`) or one of its outputs (:class:`~jaxsess.Tensor`)."""
+
+ControlInput: TypeAlias = "Tensor | Operation | SupportsGraphElement"
+"""A control input (``tf.control_dependencies``, ``tf.group``): an op, or a tensor or variable standing
+for its op."""
 
 GraphElementLike: TypeAlias = "Tensor | Operation | SupportsGraphElement | str"
 """What :meth:`Graph.as_graph_element` resolves: an element, an object standing for one, or its name
@@ -126,6 +132,17 @@ DeviceFunction: TypeAlias = "Callable[[Operation], str | DeviceSpec | None]"
 DeviceLike: TypeAlias = "str | DeviceSpec | DeviceFunction | None"
 """What ``tf.device`` takes: a device string (``'/cpu:0'``), a :class:`DeviceSpec`, a device
 function, or ``None`` (clears the device scopes)."""
+
+
+class Evaluator(Protocol):
+    """The lowering's evaluator as an op's ``lowering(evaluator, op, input_values)`` sees it
+    (see :class:`~jaxsess._core.graph._registry.OpDef`): the values computed so far, the run
+    context stateful implementations take, and variable reads."""
+
+    env: dict[Tensor, Any]  # tensor -> its traced value (a jax.Array, or a host value fed in)
+    ctx: object  # the run context a stateful op's implementation takes first
+
+    def read_var(self, op: Operation, var_op: Operation) -> Any: ...
 
 
 class ProtoMessage(Protocol):

@@ -22,6 +22,7 @@ from jaxsess._core.graph._shape import (
 from jaxsess._core.types import (
     DeviceLike,
     FeedDict,
+    FetchStructure,
     GraphElement,
     GraphElementLike,
     IndexKey,
@@ -74,7 +75,7 @@ class SessionLike(Protocol):
     @property
     def graph(self) -> Graph: ...
 
-    def run(self, fetches: Any, feed_dict: Any = ..., /) -> Any: ...
+    def run(self, fetches: FetchStructure, feed_dict: FeedDict | None = ..., /) -> Any: ...
 
 
 class _HasOp(Protocol):

@@ -13,7 +13,7 @@ Where the truth is "any Python object" (collections, a pytree handed to
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -107,10 +107,11 @@ axis), scalar int tensors, or a tuple of these."""
 
 FetchStructure: TypeAlias = (
     "Tensor | Operation | SparseTensor | SupportsGraphElement | str"
-    " | Sequence[FetchStructure] | Mapping[Hashable, FetchStructure]"
+    " | Sequence[FetchStructure] | Mapping[Any, FetchStructure]"
 )
 """What ``Session.run`` fetches, as ``tf.compat.v1.Session.run``: graph elements (or their names)
-in nested lists, tuples, namedtuples, dicts and attrs classes."""
+in nested lists, tuples, namedtuples and mappings (dicts, ``OrderedDict``, ``defaultdict``; any
+keys: a mapping's key type is invariant)."""
 
 FeedKey: TypeAlias = "Tensor | SparseTensor | SupportsGraphElement | str"
 """A key of a ``feed_dict``: a tensor (usually a placeholder), a sparse tensor, or a tensor name."""
@@ -119,8 +120,10 @@ FeedValue: TypeAlias = "NestedArrayLike | SparseTensorValue | tuple[NestedArrayL
 """A value of a ``feed_dict``: a (nested) value, or for a sparse key a :class:`SparseTensorValue`
 or an ``(indices, values, dense_shape)`` triple."""
 
-FeedDict: TypeAlias = "Mapping[FeedKey, FeedValue]"
-"""``Session.run``'s ``feed_dict``, as TF1's."""
+FeedDict: TypeAlias = "Mapping[Any, FeedValue]"
+"""``Session.run``'s ``feed_dict``, as TF1's: :data:`FeedKey` -> :data:`FeedValue`. (A mapping's key
+type is invariant: ``Mapping[FeedKey, ...]`` would refuse a ``dict[Tensor, ...]``, so keys are left
+open here and checked by ``run``.)"""
 
 HostValue: TypeAlias = "HostArray | np.generic | bytes | SparseTensorValue | None"
 """What ``run`` returns for one fetch: a NumPy array (a NumPy scalar for a 0-d tensor), ``bytes``

@@ -152,6 +152,8 @@ class ProtoMessage(Protocol):
     """A protocol buffer message (TF's ``GraphDef``, ``NodeDef``, ``TensorProto``...), as the
     ``protobuf`` runtime gives it: what the core's proto helpers read and write."""
 
+    DESCRIPTOR: Any  # the message type's descriptor (its ``name``, fields)
+
     def SerializeToString(self, *, deterministic: bool = ...) -> bytes: ...  # noqa: N802 - protobuf's name
 
     def ParseFromString(self, serialized: bytes, /) -> int | None: ...  # noqa: N802 - protobuf's name

@@ -159,7 +159,7 @@ def _local_index(dev: jax.Device) -> int:
     return dev.id if local is None else int(local)
 
 
-def resolve_device(spec: str, op_name: str, *, allow_soft_placement: bool) -> Any:
+def resolve_device(spec: str, op_name: str, *, allow_soft_placement: bool) -> jax.Device | None:
     """The JAX device for a TF device string, or ``None`` for "default". A
     spec with no ``/task:`` means this process's devices (``jax.process_index()``).
 
@@ -200,7 +200,7 @@ def resolve_device(spec: str, op_name: str, *, allow_soft_placement: bool) -> An
     )
 
 
-def default_device() -> Any:
+def default_device() -> jax.Device:
     """The device unplaced ops run on: ``jax_default_device``, else this process's first device."""
     dev = getattr(jax.config, "jax_default_device", None)
     if isinstance(dev, str):

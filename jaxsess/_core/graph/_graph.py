@@ -34,6 +34,8 @@ from jaxsess._core.types import (
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
+    from tensorboard.compat.proto import graph_pb2
+
     from jaxsess._core.graph._registry import OpDef
 
 __all__ = [
@@ -741,7 +743,7 @@ class Graph:
             return self.as_graph_element(conv(), allow_tensor, allow_operation)
         raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation.")
 
-    def as_graph_def(self, from_version: int | None = None, add_shapes: bool = True) -> Any:
+    def as_graph_def(self, from_version: int | None = None, add_shapes: bool = True) -> graph_pb2.GraphDef:
         """This graph as TF's ``GraphDef`` protocol buffer, as ``tf.Graph.as_graph_def``.
 
         See :mod:`jaxsess._core.graph._graph_def` for how ops are written;

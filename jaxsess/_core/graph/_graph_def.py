@@ -83,7 +83,7 @@ from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs,
 from jaxsess._core.graph._shape import TensorShape
 
 if TYPE_CHECKING:
-    from tensorboard.compat.proto import graph_pb2
+    from tensorboard.compat.proto import graph_pb2, node_def_pb2
 
 __all__ = ["graph_to_graph_def", "import_graph_def", "write_graph", "read_graph_def", "PRODUCER", "MIN_CONSUMER"]
 
@@ -211,7 +211,7 @@ def _input_name(t: Tensor) -> str:
 
 
 def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes: bool = True, *,
-                       lenient: bool = False) -> Any:
+                       lenient: bool = False) -> graph_pb2.GraphDef:
     """The ``GraphDef`` protocol buffer of ``graph``, as ``tf.Graph.as_graph_def``.
 
     Each op becomes a ``NodeDef`` in TF's terms (the registry's :class:`TFOp`
@@ -251,7 +251,7 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
     return gd
 
 
-def op_to_node_def(op: Operation) -> Any:
+def op_to_node_def(op: Operation) -> node_def_pb2.NodeDef:
     """The ``NodeDef`` of ``op`` as :func:`graph_to_graph_def` writes it, without
     ``_output_shapes`` and jaxsess's private attributes (``str(op)``, as TF)."""
     gd = _tfproto.GraphDef()
@@ -378,7 +378,7 @@ def write_graph(graph_or_graph_def: Graph | graph_pb2.GraphDef, logdir: str, nam
     return path
 
 
-def read_graph_def(path: str) -> Any:
+def read_graph_def(path: str) -> graph_pb2.GraphDef:
     """The ``GraphDef`` in the file ``path``: binary (``.pb``) or text format (``.pbtxt``, tried
     when the bytes do not parse as binary).
 

@@ -26,7 +26,15 @@ import numpy as np
 
 from jaxsess._core.graph._graph import Graph, Operation, Tensor
 from jaxsess._core.graph._sparse import SHAPE_CARRIERS, SparseTensor, SparseTensorValue
-from jaxsess._core.types import ArrayLike, FeedDict, FeedKey, FeedValue, FetchStructure, GraphElementLike
+from jaxsess._core.types import (
+    ArrayLike,
+    FeedDict,
+    FeedKey,
+    FeedValue,
+    FetchStructure,
+    GraphElementLike,
+    HostArray,
+)
 
 __all__ = [
     "Fetches",
@@ -442,7 +450,7 @@ def feed_values(feeds: Sequence[Tensor], values: Sequence[Any]) -> list[Any]:
     return [feed_value(t, v) for t, v in zip(feeds, values, strict=False)]
 
 
-def feed_value(t: Tensor, value: object) -> Any:
+def feed_value(t: Tensor, value: object) -> jax.Array | HostArray:
     """Converts one feed value for ``t``, as TF1 (``np.asarray(v, dtype)``);
     a ``jax.Array`` stays on its device (cast when its dtype differs).
 
@@ -454,7 +462,7 @@ def feed_value(t: Tensor, value: object) -> Any:
         NaN or an out-of-range integer for an integer tensor).
     """
     want = t._dtype._np
-    arr: Any
+    arr: jax.Array | HostArray
     if type(value) is np.ndarray and (value.dtype is want or value.dtype == want):
         if value.shape == t._shape._dims:  # the common case: nothing to convert or check
             return value
@@ -488,7 +496,7 @@ def feed_value(t: Tensor, value: object) -> Any:
     return arr
 
 
-def host_value(v: ArrayLike) -> Any:
+def host_value(v: ArrayLike) -> HostArray | np.generic | bytes:
     """The host value of one device result, as ``tf.compat.v1.Session.run``
     returns it: a writable ``numpy.ndarray`` that belongs to the caller, a
     NumPy scalar (``np.float32``, ``np.bool_``, ...) for a 0-d result, and

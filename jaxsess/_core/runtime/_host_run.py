@@ -27,7 +27,7 @@ from jaxsess._core.graph._graph import Graph, Operation, Tensor
 from jaxsess._core.graph._host import HOST_GRAPHS, host_impl, is_blocking, is_host_op
 from jaxsess._core.graph._lowering import prune
 from jaxsess._core.runtime._fetch import Fetches, feed_key, has_sparse_keys, sparse_feeds
-from jaxsess._core.types import FeedDict, FetchStructure
+from jaxsess._core.types import FeedDict, FetchStructure, HostArray
 
 __all__ = ["needs_host_pass", "run", "HostContext", "cancel_resources"]
 
@@ -136,7 +136,7 @@ def _analyze(leaves: list[Any], fed: set[Tensor]) -> _Analysis:
     return _Analysis(host_ops, host_out, list(dev_inputs), list(feed_out), dev_after, list(consts), rng_out)
 
 
-def host_value(t: Tensor, value: object) -> Any:
+def host_value(t: Tensor, value: object) -> HostArray:
     """A fed value for ``t`` as the host ops see it (NumPy, strings as bytes)."""
     if t.dtype == _dtypes.string:
         if isinstance(value, np.ndarray) and value.dtype == object:

@@ -129,7 +129,6 @@ from jaxsess._tf1._compat import (
     executing_eagerly_outside_functions as executing_eagerly_outside_functions,
     newaxis as newaxis,
 )
-from jaxsess._tf1.ops import _operators as _operators
 from jaxsess._tf1.ops.array_extra_ops import (
     broadcast_dynamic_shape as broadcast_dynamic_shape,
     broadcast_static_shape as broadcast_static_shape,
@@ -664,7 +663,6 @@ reverse_v2 = reverse
 tensor_scatter_update = tensor_scatter_nd_update
 tensor_scatter_add = tensor_scatter_nd_add
 tensor_scatter_sub = tensor_scatter_nd_sub
-_operators.install()
 _display.install()
 
 from jaxsess import (  # noqa: E402 - tf.compat.v1 is the jaxsess package (complete once loaded)

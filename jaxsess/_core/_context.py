@@ -11,7 +11,11 @@ execute at once.
 from __future__ import annotations
 
 import threading
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    import jax
 
 __all__ = [
     "VariableStore",
@@ -34,7 +38,7 @@ class VariableStore(Protocol):
     a graph session (``v.op``), the ``Variable`` itself in an eager session.
     """
 
-    def read(self, var: Any) -> Any:
+    def read(self, var: Hashable) -> jax.Array:
         """The variable's current value: a session-owned ``jax.Array`` that
         later assignments and runs do not change (freed under the session's
         cleanup strategy, deleted at ``close()``; copy it to keep it).
@@ -45,7 +49,7 @@ class VariableStore(Protocol):
         """
         ...
 
-    def assign(self, var: Any, value: Any, inputs: Any = ()) -> Any:
+    def assign(self, var: Hashable, value: jax.Array, inputs: object = ()) -> jax.Array:
         """Makes ``value`` (a ``jax.Array`` of the variable's dtype and shape)
         the variable's value, in one step that a signal cannot split. The
         session owns it from then on, unless it is (or shares a buffer with)
@@ -60,7 +64,7 @@ class VariableStore(Protocol):
         """
         ...
 
-    def is_initialized(self, var: Any) -> bool:
+    def is_initialized(self, var: Hashable) -> bool:
         """Whether the variable has a value in this session."""
         ...
 

@@ -23,7 +23,7 @@ Nothing here executes code from a message.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory, text_format
@@ -44,6 +44,11 @@ from tensorboard.compat.proto import (
 )
 
 from jaxsess._core import dtypes as _dtypes
+
+if TYPE_CHECKING:
+    from jaxsess._core.types import DTypeLike, HostArray, NestedArrayLike, ProtoMessage
+
+_M = TypeVar("_M", bound="ProtoMessage")
 
 __all__ = [
     "GraphDef",
@@ -200,7 +205,7 @@ def _declare_example_protos() -> dict[str, Any]:
         feature.field.add(name=kind, number=number, label=opt, type=f.TYPE_MESSAGE,
                           type_name=type_name, oneof_index=0)
 
-    def map_of(message: Any, field: str, entry: str, value_type: str) -> None:
+    def map_of(message: descriptor_pb2.DescriptorProto, field: str, entry: str, value_type: str) -> None:
         e = message.nested_type.add(name=entry)
         e.options.map_entry = True
         e.field.add(name="key", number=1, label=opt, type=f.TYPE_STRING)
@@ -268,7 +273,7 @@ _DTYPE_OF: dict[int, str] = {v: k for k, v in _ENUM_OF.items()}
 _REF_OFFSET = 100  # DT_FLOAT_REF == DT_FLOAT + 100
 
 
-def dtype_to_enum(dtype: Any) -> int:
+def dtype_to_enum(dtype: DTypeLike) -> int:
     """TF's ``DataType`` enum value of ``dtype`` (``DT_FLOAT`` for float32)."""
     return _ENUM_OF[_dtypes.as_dtype(dtype).name]
 
@@ -295,7 +300,7 @@ def enum_to_dtype(value: int) -> _dtypes.DType:
 # -- shapes --------------------------------------------------------------------------
 
 
-def shape_to_proto(dims: Sequence[int | None] | None) -> Any:
+def shape_to_proto(dims: Sequence[int | None] | None) -> tensor_shape_pb2.TensorShapeProto:
     """A ``TensorShapeProto``: ``None`` dims become ``-1``, ``None`` (unknown rank) sets ``unknown_rank``."""
     proto = TensorShapeProto()
     if dims is None:
@@ -306,7 +311,7 @@ def shape_to_proto(dims: Sequence[int | None] | None) -> Any:
     return proto
 
 
-def proto_to_dims(proto: Any) -> list[int | None] | None:
+def proto_to_dims(proto: tensor_shape_pb2.TensorShapeProto) -> list[int | None] | None:
     """The dims of a ``TensorShapeProto`` (``-1`` as ``None``), or ``None`` for unknown rank.
 
     Raises:
@@ -332,7 +337,7 @@ def is_string_array(a: np.ndarray) -> bool:
     return a.dtype.kind in "SUO"
 
 
-def ndarray_to_tensor_proto(arr: Any, *, typed_scalars: bool = True) -> Any:
+def ndarray_to_tensor_proto(arr: NestedArrayLike, *, typed_scalars: bool = True) -> tensor_pb2.TensorProto:
     """A ``TensorProto`` holding ``arr`` (its bytes in ``tensor_content``, little-endian; a scalar in its
     typed field, ``float_val``..., unless ``typed_scalars`` is False: TF's kernels, e.g.
     ``SerializeTensor``, write every tensor's bytes to ``tensor_content``), as ``tf.make_tensor_proto``.
@@ -373,7 +378,7 @@ _VALUE_FIELDS = {
 }
 
 
-def _typed_values(proto: Any, dt: _dtypes.DType) -> np.ndarray:
+def _typed_values(proto: tensor_pb2.TensorProto, dt: _dtypes.DType) -> HostArray:
     name = dt.name
     if name in ("float16", "bfloat16"):
         return np.asarray(proto.half_val, np.uint16).view(dt.np_dtype)
@@ -398,7 +403,7 @@ def _typed_values(proto: Any, dt: _dtypes.DType) -> np.ndarray:
     return v[0::2] + 1j * v[1::2]
 
 
-def tensor_proto_to_ndarray(proto: Any) -> np.ndarray:
+def tensor_proto_to_ndarray(proto: tensor_pb2.TensorProto) -> HostArray:
     """The NumPy array of a ``TensorProto``, as ``tf.make_ndarray``.
 
     ``tensor_content`` holds the little-endian bytes; else the typed ``*_val``
@@ -446,7 +451,7 @@ def tensor_proto_to_ndarray(proto: Any) -> np.ndarray:
     return vals.astype(npd).reshape(shape)
 
 
-def read_message(path: str, message_class: Any) -> Any:
+def read_message(path: str, message_class: type[_M]) -> _M:
     """The ``message_class`` protobuf in the file ``path``: binary, else text format
     (``.pbtxt``, tried when the bytes do not parse as binary), as TF reads its files.
 
@@ -463,7 +468,7 @@ def read_message(path: str, message_class: Any) -> Any:
     except Exception:  # noqa: BLE001 - protobuf's DecodeError: try the text format
         pass
     try:
-        return text_format.Parse(data.decode("utf-8"), message_class())
+        return cast(_M, text_format.Parse(data.decode("utf-8"), message_class()))
     except (text_format.ParseError, UnicodeDecodeError, RecursionError) as e:
         name = message_class.DESCRIPTOR.name
         raise ValueError(f"{path} is not a {name} (binary or text format): {e}") from None

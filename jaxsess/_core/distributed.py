@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import jax
 import numpy as np
 from jax.experimental import multihost_utils
+
+from jaxsess._core.types import ArrayLike, HostArray
 
 __all__ = [
     "initialize",
@@ -130,18 +132,18 @@ def shutdown() -> None:
 
 def process_index() -> int:
     """This process's index, as ``jax.process_index()`` (0 in a single process)."""
-    return jax.process_index()
+    return int(jax.process_index())
 
 
 def process_count() -> int:
     """The number of processes, as ``jax.process_count()`` (1 in a single process)."""
-    return jax.process_count()
+    return int(jax.process_count())
 
 
 # -- host values of global arrays (used by sessions and the saver) -----------------------------
 
 
-def host_value(value: Any, *, local: bool = False) -> Any:
+def host_value(value: ArrayLike, *, local: bool = False) -> HostArray:
     """The host NumPy value of ``value``.
 
     A ``jax.Array`` sharded over several processes' devices is gathered:
@@ -163,15 +165,15 @@ def host_value(value: Any, *, local: bool = False) -> Any:
     return np.asarray(multihost_utils.process_allgather(value, tiled=True))
 
 
-def local_to_global(value: Any, sharding: Any) -> Any:
+def local_to_global(value: ArrayLike, sharding: jax.sharding.Sharding) -> jax.Array:
     """A global ``jax.Array`` laid out as ``sharding`` from this process's part
     of it, as ``jax.make_array_from_process_local_data``: the sharded
     dimensions of ``value`` are this process's rows, the others whole.
     A global ``jax.Array`` (on several processes' devices, e.g. a
     ``device_fetches`` result) is already whole: it only moves to ``sharding``."""
     if isinstance(value, jax.Array) and not value.is_fully_addressable:
-        return value if value.sharding == sharding else jax.device_put(value, sharding)
-    return jax.make_array_from_process_local_data(sharding, np.asarray(value))
+        return value if value.sharding == sharding else cast(jax.Array, jax.device_put(value, sharding))
+    return cast(jax.Array, jax.make_array_from_process_local_data(sharding, np.asarray(value)))
 
 
 def barrier(name: str) -> None:

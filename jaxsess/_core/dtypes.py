@@ -16,15 +16,21 @@ really computed in (:func:`canonical`).
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import importlib
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, cast
 
 import jax
 import ml_dtypes
 import numpy as np
+import numpy.typing as npt
 
 from jaxsess._core import _context as _context
+
+if TYPE_CHECKING:
+    from jaxsess._core.types import DTypeLike
 
 __all__ = [
     "DType",
@@ -52,7 +58,7 @@ __all__ = [
     "string",
 ]
 
-_builtin_bool = bool
+_builtin_bool = builtins.bool
 
 
 class DType:
@@ -68,8 +74,8 @@ class DType:
 
     __slots__ = ("_np", "_name")
 
-    def __init__(self, np_dtype: Any, name: str) -> None:
-        self._np = np.dtype(np_dtype)
+    def __init__(self, np_dtype: npt.DTypeLike, name: str) -> None:
+        self._np: np.dtype[Any] = np.dtype(np_dtype)
         self._name = name
 
     @property
@@ -78,10 +84,10 @@ class DType:
 
     @property
     def as_numpy_dtype(self) -> type:
-        return self._np.type
+        return cast(type, self._np.type)
 
     @property
-    def np_dtype(self) -> np.dtype:
+    def np_dtype(self) -> np.dtype[Any]:
         return self._np
 
     @property
@@ -108,7 +114,7 @@ class DType:
 
     @property
     def is_bool(self) -> _builtin_bool:
-        return self._np == np.bool_
+        return _builtin_bool(self._np == np.bool_)
 
     @property
     def is_complex(self) -> _builtin_bool:
@@ -120,7 +126,7 @@ class DType:
 
     @property
     def size(self) -> int:
-        return self._np.itemsize
+        return int(self._np.itemsize)
 
     @property
     def min(self) -> Any:
@@ -138,20 +144,20 @@ class DType:
             return np.iinfo(self._np).max
         raise TypeError(f"Cannot find maximum value of {self._name}.")
 
-    def is_compatible_with(self, other: Any) -> _builtin_bool:
+    def is_compatible_with(self, other: object) -> _builtin_bool:
         return self == other
 
-    def __eq__(self, other: Any) -> _builtin_bool:
+    def __eq__(self, other: object) -> _builtin_bool:
         if isinstance(other, DType):
             return self._name == other._name
         if other is None:
             return False
         try:
-            return self._name == as_dtype(other)._name
+            return self._name == as_dtype(cast("DTypeLike", other))._name
         except TypeError:
             return False
 
-    def __ne__(self, other: Any) -> _builtin_bool:
+    def __ne__(self, other: object) -> _builtin_bool:
         return not self == other
 
     def __hash__(self) -> int:
@@ -163,7 +169,7 @@ class DType:
     def __str__(self) -> str:
         return f"<dtype: {self._name!r}>"
 
-    def __reduce__(self) -> Any:
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
         return (as_dtype, (self._name,))
 
 
@@ -193,12 +199,12 @@ _ALL = [
 ]
 _BY_NAME: dict[str, DType] = {d.name: d for d in _ALL}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32, "bool_": bool})
-_BY_NP: dict[np.dtype, DType] = {d.np_dtype: d for d in _ALL}
+_BY_NP: dict[np.dtype[Any], DType] = {d.np_dtype: d for d in _ALL}
 _BY_NAME["string"] = string
 _BY_NP[np.dtype(object)] = string
 
 
-def as_dtype(value: Any) -> DType:
+def as_dtype(value: DTypeLike) -> DType:
     """Converts a ``DType``, NumPy dtype or type, JAX dtype or name to a :class:`DType`.
 
     As ``tf.as_dtype``. Python ``float`` maps to ``float32`` and ``int`` to
@@ -236,7 +242,7 @@ def as_dtype(value: Any) -> DType:
     return d
 
 
-def canonical(dtype: Any) -> DType:
+def canonical(dtype: DTypeLike) -> DType:
     """The dtype a tensor declared ``dtype`` has where it is made.
 
     In a graph: ``dtype`` itself (64-bit types stay 64-bit, as TF). Inside an
@@ -252,7 +258,7 @@ def canonical(dtype: Any) -> DType:
 _WIDE = frozenset({"float64", "int64", "uint64", "complex128"})
 
 
-def is_64bit(dtype: Any) -> _builtin_bool:
+def is_64bit(dtype: DTypeLike) -> _builtin_bool:
     """Whether ``dtype`` (a ``DType``, NumPy dtype or name) needs JAX's x64 mode:
     ``float64``, ``int64``, ``uint64``, ``complex128``."""
     if isinstance(dtype, DType):
@@ -288,7 +294,7 @@ _FAST_X64 = (
 )
 
 
-def x64_scope(dtype: Any = None) -> Any:
+def x64_scope(dtype: DTypeLike | None = None) -> AbstractContextManager[None]:
     """JAX's scoped x64 switch, on, as ``jax.enable_x64(True)``: a context
     manager, thread-local (the rest of the process keeps its
     ``jax_enable_x64`` setting). Given ``dtype``, it is on only when
@@ -297,4 +303,4 @@ def x64_scope(dtype: Any = None) -> Any:
         return contextlib.nullcontext()
     if _FAST_X64:
         return _X64On()
-    return _X64_STATE(True)
+    return cast(AbstractContextManager[None], _X64_STATE(True))

@@ -185,7 +185,7 @@ class _Decoder:
         self.ops = ops
         self.strings: dict[str, _StringConst] = {}
 
-    def tensor(self, name: Any) -> Tensor:
+    def tensor(self, name: object) -> Tensor:
         if not isinstance(name, str):
             raise ValueError(f"a tensor reference must be a string, got {name!r:.60}")
         t = self.tensors.get(name)
@@ -198,7 +198,7 @@ class _Decoder:
             raise ValueError(f"'{name}' does not name an output of an earlier node")
         return t
 
-    def op(self, name: Any) -> Operation:
+    def op(self, name: object) -> Operation:
         if not isinstance(name, str):
             raise ValueError(f"an operation reference must be a string, got {name!r:.60}")
         op = self.ops.get(name)
@@ -206,7 +206,7 @@ class _Decoder:
             raise ValueError(f"'{name}' does not name an earlier node")
         return op
 
-    def decode(self, x: Any) -> Any:
+    def decode(self, x: object) -> Any:
         if x is None or isinstance(x, bool | int | str):
             return x
         if isinstance(x, float):

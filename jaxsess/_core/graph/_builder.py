@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import numbers
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, cast
 
 import jax
 import jax.numpy as jnp
@@ -29,6 +29,14 @@ from jaxsess._core.graph._graph import Graph, Operation, Tensor, get_default_gra
 from jaxsess._core.graph._host import note_op
 from jaxsess._core.graph._registry import TFOp, get_op_def, infer_output_specs, register_op
 from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.types import (
+    ControlInput,
+    DTypeLike,
+    HostArray,
+    NestedArrayLike,
+    ShapeLike,
+    TensorLike,
+)
 
 __all__ = [
     "op_scope",
@@ -53,11 +61,11 @@ def executing_eagerly() -> bool:
     return _context.current_eager_session() is not None
 
 
-def is_tensor(x: Any) -> bool:
+def is_tensor(x: object) -> bool:
     return isinstance(x, Tensor | jax.Array)
 
 
-def as_graph_tensor(x: Any) -> Any:
+def as_graph_tensor(x: object) -> Any:
     """The graph element ``x`` stands for (a graph ``Variable``'s tensor), else ``x``."""
     conv = getattr(x, "_as_graph_element", None)
     if conv is not None and not isinstance(x, Tensor | Operation):
@@ -65,7 +73,7 @@ def as_graph_tensor(x: Any) -> Any:
     return x
 
 
-def default_np_dtype(value: Any) -> np.dtype:
+def default_np_dtype(value: NestedArrayLike) -> np.dtype[Any]:
     """TF1's dtype for a Python/NumPy value (floats → float32, ints → int32, or
     int64 when they do not fit)."""
     if isinstance(value, np.ndarray | np.generic):
@@ -98,7 +106,7 @@ def _is_stringlike(value: Any) -> bool:
     return False
 
 
-def string_array(value: Any) -> np.ndarray:
+def string_array(value: NestedArrayLike) -> HostArray:
     """``value`` (str/bytes, or nested lists/arrays of them) as TF holds strings:
     a NumPy object array of ``bytes`` (``str`` is UTF-8 encoded).
 
@@ -145,7 +153,7 @@ def _incompatible(value: Any, kind: str) -> Any:
     return None
 
 
-def to_numpy(value: Any, dtype: _dtypes.DType | None) -> np.ndarray:
+def to_numpy(value: NestedArrayLike, dtype: _dtypes.DType | None) -> HostArray:
     """``value`` (Python, NumPy, ``jax.Array``, strings) as a NumPy array of
     ``dtype`` (default: TF1's, see :func:`default_np_dtype`), as a ``Const`` holds it.
 
@@ -178,11 +186,11 @@ def to_numpy(value: Any, dtype: _dtypes.DType | None) -> np.ndarray:
 
 
 def convert_to_tensor(
-    value: Any,
-    dtype: Any = None,
+    value: TensorLike,
+    dtype: DTypeLike | None = None,
     name: str | None = None,
-    preferred_dtype: Any = None,
-    dtype_hint: Any = None,
+    preferred_dtype: DTypeLike | None = None,
+    dtype_hint: DTypeLike | None = None,
 ) -> Any:
     """Converts ``value`` to a ``Tensor`` (graph) or ``jax.Array`` (eager).
 
@@ -210,15 +218,16 @@ def convert_to_tensor(
         hint = preferred_dtype if preferred_dtype is not None else dtype_hint
         if hint is not None:
             try:
-                to_numpy(value, _dtypes.as_dtype(hint))
+                to_numpy(cast("NestedArrayLike", value), _dtypes.as_dtype(hint))
                 want = _dtypes.as_dtype(hint)
             except (TypeError, ValueError):
                 want = None
     if executing_eagerly():
         if isinstance(value, jax.Array) and (want is None or value.dtype == want.np_dtype):
             return value
-        return constant(value, dtype=want, name=name or "Const")
-    return constant(value, dtype=want, name=name or "Const")
+        return constant(cast("NestedArrayLike", value), dtype=want, name=name or "Const")
+    # What is left is a value: lists holding tensors were packed above.
+    return constant(cast("NestedArrayLike", value), dtype=want, name=name or "Const")
 
 
 def _contains_tensor(value: Any) -> bool:
@@ -231,7 +240,7 @@ def _contains_tensor(value: Any) -> bool:
     return False
 
 
-def dtype_of(x: Any) -> _dtypes.DType | None:
+def dtype_of(x: object) -> _dtypes.DType | None:
     """The dtype of a tensor or ``jax.Array``; ``None`` for Python/NumPy values."""
     x = as_graph_tensor(x)
     if isinstance(x, Tensor | jax.Array):
@@ -239,7 +248,7 @@ def dtype_of(x: Any) -> _dtypes.DType | None:
     return None
 
 
-def convert_all(values: Sequence[Any], what: str) -> list[Any]:
+def convert_all(values: Sequence[TensorLike], what: str) -> list[Any]:
     """Converts ``values`` to tensors of one dtype: that of the first tensor
     among them (Python values take it), as TF1's list conversion.
 
@@ -264,7 +273,7 @@ def convert_all(values: Sequence[Any], what: str) -> list[Any]:
     return out
 
 
-def graph_for(inputs: Sequence[Any]) -> Graph:
+def graph_for(inputs: Sequence[object]) -> Graph:
     """The graph of the ``Tensor`` s among ``inputs``, else the default graph.
 
     Raises:
@@ -288,7 +297,7 @@ def graph_for(inputs: Sequence[Any]) -> Graph:
 
 
 @contextlib.contextmanager
-def op_scope(name: str | None, default: str, values: Sequence[Any] = ()) -> Iterator[str | None]:
+def op_scope(name: str | None, default: str, values: Sequence[object] = ()) -> Iterator[str | None]:
     """``name_scope(name or default)`` on the graph of ``values`` (graph mode),
     as TF1's ``op_scope``.
 
@@ -306,7 +315,7 @@ def op_scope(name: str | None, default: str, values: Sequence[Any] = ()) -> Iter
 
 def apply_op(
     op_type: str,
-    inputs: Sequence[Any] = (),
+    inputs: Sequence[TensorLike] = (),
     attrs: dict[str, Any] | None = None,
     name: str | None = None,
     *,
@@ -403,7 +412,13 @@ def fit_to_shape(arr: np.ndarray, shape: tuple[int, ...], verify_shape: bool = F
     return np.concatenate([flat, np.full(n - flat.size, flat[-1], arr.dtype)]).reshape(shape)
 
 
-def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Const", verify_shape: bool = False) -> Any:
+def constant(
+    value: NestedArrayLike,
+    dtype: DTypeLike | None = None,
+    shape: ShapeLike = None,
+    name: str = "Const",
+    verify_shape: bool = False,
+) -> Any:
     """A constant tensor, as ``tf.constant``.
 
     Args:
@@ -441,7 +456,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Cons
     return apply_op("Const", (), {"value": arr}, name=name)
 
 
-def constant_value(tensor: Any) -> np.ndarray | None:
+def constant_value(tensor: TensorLike) -> HostArray | None:
     """The value of ``tensor`` if it can be computed at graph-build time, else None.
 
     As ``tf.get_static_value``: constants, shapes of fully defined tensors,
@@ -465,7 +480,8 @@ _FOLDABLE_LIMIT = 1 << 16  # elements
 def _fold(t: Tensor, depth: int) -> np.ndarray | None:
     op = t.op
     if op.type == "Const":
-        return op.attrs["value"]
+        value: HostArray = op.attrs["value"]
+        return value
     if op.type in ("Shape", "Size", "Rank") and op.inputs[0].shape.is_fully_defined():
         shape = op.inputs[0].shape.as_list()
         if op.type == "Shape":
@@ -512,7 +528,7 @@ def _pack(*xs: Any, axis: int) -> Any:
     return jnp.stack(xs, axis=axis)
 
 
-def pack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
+def pack(values: Sequence[TensorLike], axis: int = 0, name: str = "stack") -> Any:
     """Same-shape tensors stacked along a new dimension ``axis`` (one ``Pack``
     op), as ``tf.stack`` (``array_ops.stack`` also takes a tensor ``axis``);
     also how :func:`convert_to_tensor` packs a list holding tensors.
@@ -543,7 +559,12 @@ def _placeholder(**attrs: Any) -> Any:  # never called: the lowering requires a 
     raise AssertionError("a placeholder must be fed")
 
 
-def placeholder(dtype: Any, shape: Any = None, name: str | None = None, sharding: Any = None) -> Tensor:
+def placeholder(
+    dtype: DTypeLike,
+    shape: ShapeLike = None,
+    name: str | None = None,
+    sharding: jax.sharding.PartitionSpec | None = None,
+) -> Tensor:
     """A graph input that must be fed, as ``tf.compat.v1.placeholder``.
 
     Args:
@@ -573,7 +594,7 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None, sharding
         if not isinstance(sharding, jax.sharding.PartitionSpec):
             raise TypeError(f"sharding must be a jax.sharding.PartitionSpec, got {type(sharding).__name__}.")
         attrs["sharding"] = sharding
-    return apply_op("Placeholder", (), attrs, name=name)
+    return cast(Tensor, apply_op("Placeholder", (), attrs, name=name))
 
 
 def _pwd_infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
@@ -586,7 +607,7 @@ def _placeholder_with_default(x: Any, *, shape: TensorShape) -> Any:
     return x
 
 
-def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Any:
+def placeholder_with_default(input: TensorLike, shape: ShapeLike, name: str | None = None) -> Any:
     """A placeholder that yields ``input`` when not fed, as ``tf.compat.v1.placeholder_with_default``.
 
     Raises:
@@ -611,7 +632,7 @@ def _identity(x: Any) -> Any:
     return x
 
 
-def identity(input: Any, name: str | None = None) -> Any:
+def identity(input: TensorLike, name: str | None = None) -> Any:
     """``input`` unchanged (a new node), as ``tf.identity``."""
     return apply_op("Identity", (convert_to_tensor(input),), name=name)
 
@@ -621,7 +642,7 @@ def _stop_gradient(x: Any) -> Any:
     return jax.lax.stop_gradient(x)
 
 
-def stop_gradient(input: Any, name: str | None = None) -> Any:
+def stop_gradient(input: TensorLike, name: str | None = None) -> Any:
     """``input``, with no gradient flowing through, as ``tf.stop_gradient``."""
     return apply_op("StopGradient", (convert_to_tensor(input),), name=name)
 
@@ -642,7 +663,7 @@ def no_op(name: str | None = None) -> Any:
     return apply_op("NoOp", (), name=name)
 
 
-def _control_targets(inputs: Sequence[Any]) -> list[Operation]:
+def _control_targets(inputs: Sequence[object]) -> list[Operation]:
     ops: list[Operation] = []
     for x in inputs:
         x = as_graph_tensor(x)
@@ -657,7 +678,7 @@ def _control_targets(inputs: Sequence[Any]) -> list[Operation]:
     return ops
 
 
-def group(*inputs: Any, name: str | None = None) -> Any:
+def group(*inputs: ControlInput | Sequence[ControlInput] | None, name: str | None = None) -> Any:
     """An op that runs all ``inputs`` (tensors or ops), as ``tf.group``."""
     if executing_eagerly():
         return None
@@ -669,7 +690,11 @@ def group(*inputs: Any, name: str | None = None) -> Any:
         return apply_op("NoOp", (), name=name or "group_deps", control_inputs=deps)
 
 
-def tuple_(tensors: Sequence[Any], name: str | None = None, control_inputs: Any = None) -> list[Any]:
+def tuple_(
+    tensors: Sequence[TensorLike | None],
+    name: str | None = None,
+    control_inputs: Iterable[ControlInput] | None = None,
+) -> list[Any]:
     """Tensors equal to ``tensors``, each available only after all are computed,
     as ``tf.tuple``."""
     if executing_eagerly():

@@ -58,9 +58,9 @@ class DeviceSpec:
         """This spec with ``dev``'s specified fields on top, as ``tf.DeviceSpec.make_merged_spec``."""
         return self.merge(dev)
 
-    def replace(self, **kwargs: Any) -> DeviceSpec:
+    def replace(self, **kwargs: str | int | None) -> DeviceSpec:
         """A copy with the named fields changed, as ``tf.DeviceSpec.replace``."""
-        return dataclasses.replace(self, **kwargs)
+        return dataclasses.replace(self, **kwargs)  # type: ignore[arg-type]  # job/device_type str, the rest int
 
     def __str__(self) -> str:
         return self.to_string()
@@ -145,7 +145,7 @@ def merge_device(outer: str, inner: str) -> str:
     return parse_device(outer).merge(parse_device(inner)).to_string()
 
 
-def tf_device_name(dev: Any) -> str:
+def tf_device_name(dev: jax.Device) -> str:
     """TF's full name of a JAX device: ``/job:localhost/replica:0/task:0/device:CPU:0``
     (the task is the device's process, the index its index in that process)."""
     kind = _TYPES.get(dev.platform.lower(), dev.platform.upper())
@@ -153,13 +153,13 @@ def tf_device_name(dev: Any) -> str:
     return f"/job:localhost/replica:0/task:{dev.process_index}/device:{kind}:{idx}"
 
 
-def _local_index(dev: Any) -> int:
+def _local_index(dev: jax.Device) -> int:
     """A device's index among its process's devices (``CPU:0`` in every process)."""
     local = getattr(dev, "local_hardware_id", None)
     return dev.id if local is None else int(local)
 
 
-def resolve_device(spec: str, op_name: str, *, allow_soft_placement: bool) -> Any:
+def resolve_device(spec: str, op_name: str, *, allow_soft_placement: bool) -> jax.Device | None:
     """The JAX device for a TF device string, or ``None`` for "default". A
     spec with no ``/task:`` means this process's devices (``jax.process_index()``).
 
@@ -200,7 +200,7 @@ def resolve_device(spec: str, op_name: str, *, allow_soft_placement: bool) -> An
     )
 
 
-def default_device() -> Any:
+def default_device() -> jax.Device:
     """The device unplaced ops run on: ``jax_default_device``, else this process's first device."""
     dev = getattr(jax.config, "jax_default_device", None)
     if isinstance(dev, str):

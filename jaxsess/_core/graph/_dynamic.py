@@ -32,8 +32,10 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess._core import dtypes as _dtypes, errors as errors
-from jaxsess._core.graph._graph import Tensor, TensorShape
-from jaxsess._core.graph._registry import get_op_def, register_op
+from jaxsess._core.graph._graph import Operation, Tensor
+from jaxsess._core.graph._registry import InputSpec, OutputSpec, get_op_def, register_op
+from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.types import Evaluator, HostArray
 
 __all__ = ["Deferred", "trace_computable", "trace_value", "dynamic_inputs", "register_dynamic", "first_dtype"]
 
@@ -96,12 +98,13 @@ def dynamic_inputs(
     return "Dynamic" + op_type, dyn_attrs, [d.tensor for d in deferred.values()]
 
 
-def _trace_value(ev: Any, t: Tensor, memo: dict[Tensor, np.ndarray]) -> np.ndarray:
+def _trace_value(ev: Evaluator, t: Tensor, memo: dict[Tensor, HostArray]) -> HostArray:
     """The value of a shape-computed tensor while a run is traced (shapes are concrete)."""
     hit = memo.get(t)
     if hit is not None:
         return hit
     op = t.op
+    out: HostArray
     if op.type == "Const":
         out = op.attrs["value"]
     elif op.type in _SHAPE_OPS:
@@ -131,16 +134,16 @@ def _trace_value(ev: Any, t: Tensor, memo: dict[Tensor, np.ndarray]) -> np.ndarr
     return out
 
 
-def trace_value(ev: Any, t: Tensor) -> np.ndarray:
+def trace_value(ev: Evaluator, t: Tensor) -> HostArray:
     """The value of ``t``, a tensor :func:`trace_computable` says depends only
     on constants and shapes, while a run is traced by the evaluator ``ev``."""
     return _trace_value(ev, t, {})
 
 
-def _lower_dynamic(ev: Any, op: Any, values: list[Any]) -> Any:
+def _lower_dynamic(ev: Evaluator, op: Operation, values: list[Any]) -> Any:
     attrs = dict(op.attrs["static"])
     n = op.attrs["n_data"]
-    memo: dict[Tensor, np.ndarray] = {}
+    memo: dict[Tensor, HostArray] = {}
     try:
         for (key, convert, _), t in zip(op.attrs["deferred"], op.inputs[n:], strict=True):
             attrs[key] = convert(_trace_value(ev, t, memo))
@@ -167,7 +170,7 @@ def register_dynamic(base: str, out_shape: Callable[..., TensorShape], out_dtype
     ``base`` must be registered already.
     """
 
-    def infer(specs: Any, attrs: dict[str, Any]) -> list[Any]:
+    def infer(specs: Sequence[InputSpec], attrs: dict[str, Any]) -> list[OutputSpec]:
         view = dict(attrs["static"])
         view.update({k: partial for k, _, partial in attrs["deferred"]})
         data = specs[: attrs["n_data"]]
@@ -186,6 +189,6 @@ def register_dynamic(base: str, out_shape: Callable[..., TensorShape], out_dtype
     )(_dynamic_impl)
 
 
-def first_dtype(dtypes: Sequence[Any], attrs: dict[str, Any]) -> Any:
+def first_dtype(dtypes: Sequence[_dtypes.DType], attrs: dict[str, Any]) -> _dtypes.DType:
     """An ``out_dtype`` for :func:`register_dynamic`: the first data input's dtype."""
     return dtypes[0]

@@ -11,12 +11,32 @@ import contextlib
 import itertools
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from jaxsess._core import _context as _context, dtypes as _dtypes
 from jaxsess._core.graph._device import merge_device, parse_device
-from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.graph._shape import (
+    TensorShape as TensorShape,  # re-exported: the op modules import it from here
+)
+from jaxsess._core.types import (
+    DeviceLike,
+    FeedDict,
+    FetchStructure,
+    GraphElement,
+    GraphElementLike,
+    IndexKey,
+    ShapeLike,
+    SupportsGraphElement,
+    TensorLike,
+)
+
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from tensorboard.compat.proto import graph_pb2
+
+    from jaxsess._core.graph._registry import OpDef
 
 __all__ = [
     "Graph",
@@ -48,6 +68,25 @@ def register_graph_def_writer(writer: Callable[..., Any], node_writer: Callable[
     global _graph_def_writer, _node_def_writer
     _graph_def_writer = writer
     _node_def_writer = node_writer
+
+
+class SessionLike(Protocol):
+    """What ``Tensor.eval`` and ``Operation.run`` run in: a graph session (found
+    structurally: the graph layer does not import the sessions above it)."""
+
+    @property
+    def graph(self) -> Graph: ...
+
+    def run(self, fetches: FetchStructure, feed_dict: FeedDict | None = ..., /) -> Any: ...
+
+
+class _HasOp(Protocol):
+    @property
+    def op(self) -> Operation: ...
+
+
+Colocatable: TypeAlias = "Operation | Tensor | _HasOp"
+"""What ``colocate_with`` takes: an op, a tensor (its op) or a variable (its op)."""
 
 
 _VALID_OP_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
@@ -120,7 +159,7 @@ class Tensor:
     def get_shape(self) -> TensorShape:
         return self._shape
 
-    def set_shape(self, shape: Any) -> None:
+    def set_shape(self, shape: ShapeLike) -> None:
         """Refines the static shape, as ``tf.Tensor.set_shape``.
 
         Raises:
@@ -144,7 +183,7 @@ class Tensor:
         """The ops that take this tensor as an input, as ``tf.Tensor.consumers()`` (a method, as TF)."""
         return [op for op in self._op.graph._ops if any(t is self for t in op.inputs)]
 
-    def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
+    def eval(self, feed_dict: FeedDict | None = None, session: SessionLike | None = None) -> Any:
         """Runs the graph to compute this tensor, as ``tf.Tensor.eval``.
 
         Uses ``session``, or the default session.
@@ -185,7 +224,147 @@ class Tensor:
 
     __hash__ = object.__hash__
 
-    # Operators are installed by jaxsess._tf1.ops (they need the op library).
+    # Python operators, as TF1 graph mode: each adds an op through the table
+    # the op library fills (register_tensor_operators). ``==``/``!=`` stay identity.
+    def __add__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__add__")(self, other)
+
+    def __radd__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__radd__")(self, other)
+
+    def __sub__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__sub__")(self, other)
+
+    def __rsub__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rsub__")(self, other)
+
+    def __mul__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__mul__")(self, other)
+
+    def __rmul__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rmul__")(self, other)
+
+    def __truediv__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__truediv__")(self, other)
+
+    def __rtruediv__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rtruediv__")(self, other)
+
+    def __floordiv__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__floordiv__")(self, other)
+
+    def __rfloordiv__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rfloordiv__")(self, other)
+
+    def __mod__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__mod__")(self, other)
+
+    def __rmod__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rmod__")(self, other)
+
+    def __pow__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__pow__")(self, other)
+
+    def __rpow__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rpow__")(self, other)
+
+    def __matmul__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__matmul__")(self, other)
+
+    def __rmatmul__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rmatmul__")(self, other)
+
+    def __and__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__and__")(self, other)
+
+    def __rand__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rand__")(self, other)
+
+    def __or__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__or__")(self, other)
+
+    def __ror__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__ror__")(self, other)
+
+    def __xor__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__xor__")(self, other)
+
+    def __rxor__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__rxor__")(self, other)
+
+    def __lt__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__lt__")(self, other)
+
+    def __le__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__le__")(self, other)
+
+    def __gt__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__gt__")(self, other)
+
+    def __ge__(self, other: TensorLike) -> Tensor:
+        return _tensor_operator("__ge__")(self, other)
+
+    def __neg__(self) -> Tensor:
+        return _tensor_operator("__neg__")(self)
+
+    def __abs__(self) -> Tensor:
+        return _tensor_operator("__abs__")(self)
+
+    def __invert__(self) -> Tensor:
+        return _tensor_operator("__invert__")(self)
+
+    def __getitem__(self, key: IndexKey) -> Tensor:
+        return _tensor_operator("__getitem__")(self, key)
+
+
+TENSOR_OPERATORS: tuple[str, ...] = (
+    *(f"__{r}{name}__" for name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul",
+                                    "and", "or", "xor") for r in ("", "r")),
+    "__lt__", "__le__", "__gt__", "__ge__", "__neg__", "__abs__", "__invert__", "__getitem__",
+)
+"""The operator methods of :class:`Tensor` that dispatch through :func:`register_tensor_operators`'s table."""
+
+_tensor_operators: dict[str, Callable[..., Tensor]] = {}
+
+_NO_TENSOR_OPERATORS = (
+    "Tensor.{name} needs the TF1 op library, which registers Tensor's Python operators when it is "
+    "imported: `import jaxsess._tf1.ops` (using any public name, e.g. `jaxsess.add`, loads it) before "
+    "applying operators to tensors."
+)
+
+
+def register_tensor_operators(operators: Mapping[str, Callable[..., Tensor]]) -> None:
+    """Fills the table behind :class:`Tensor`'s Python operators.
+
+    The op library (``jaxsess._tf1.ops``) calls it once, when it is imported:
+    the graph layer defines the operator methods, the ops they add live above
+    it. Registering a name again replaces its function.
+
+    Args:
+      operators: method name (``'__add__'``, ``'__radd__'``, ``'__getitem__'``,
+        one of :data:`TENSOR_OPERATORS`) -> a function called as
+        ``fn(tensor, *operands)`` that returns the new :class:`Tensor`.
+
+    Raises:
+      ValueError: a name that is not one of Tensor's operator methods.
+    """
+    unknown = sorted(set(operators) - set(TENSOR_OPERATORS))
+    if unknown:
+        raise ValueError(f"Not operator methods of Tensor: {unknown}; expected some of {list(TENSOR_OPERATORS)}.")
+    _tensor_operators.update(operators)
+
+
+def _tensor_operator(name: str) -> Callable[..., Tensor]:
+    """The registered function behind ``Tensor.<name>``.
+
+    Raises:
+      TypeError: no op library registered the operators (only the core was
+        imported); the message names what to import.
+    """
+    fn = _tensor_operators.get(name)
+    if fn is None:
+        raise TypeError(_NO_TENSOR_OPERATORS.format(name=name))
+    return fn
 
 
 class Operation:
@@ -210,7 +389,7 @@ class Operation:
         self,
         graph: Graph,
         name: str,
-        op_def: Any,
+        op_def: Any,  # an OpDef (typed Any for the lowering modules, which read its fields freely)
         inputs: Sequence[Tensor],
         attrs: dict[str, Any],
         control_inputs: Sequence[Operation],
@@ -219,7 +398,7 @@ class Operation:
     ) -> None:
         self._graph = graph
         self._name = name
-        self._type = op_def.type
+        self._type: str = op_def.type
         self._op_def = op_def
         self._inputs = tuple(inputs)
         self._attrs = attrs
@@ -306,7 +485,7 @@ class Operation:
         if op not in self._control_inputs:
             self._control_inputs.append(op)
 
-    def run(self, feed_dict: Any = None, session: Any = None) -> None:
+    def run(self, feed_dict: FeedDict | None = None, session: SessionLike | None = None) -> None:
         """Runs this op in ``session`` or the default session, as ``tf.Operation.run``."""
         _run_in_session(self, feed_dict, session, "execute operation")
 
@@ -410,7 +589,7 @@ class Graph:
 
     def _create_op(
         self,
-        op_def: Any,
+        op_def: OpDef,
         inputs: Sequence[Tensor],
         attrs: dict[str, Any],
         name: str | None,
@@ -535,7 +714,9 @@ class Graph:
             )
         return op.outputs[i]
 
-    def as_graph_element(self, obj: Any, allow_tensor: bool = True, allow_operation: bool = True) -> Any:
+    def as_graph_element(
+        self, obj: GraphElementLike, allow_tensor: bool = True, allow_operation: bool = True
+    ) -> GraphElement:
         """Resolves a name, ``Tensor`` or ``Operation`` to an element of this graph.
 
         Raises:
@@ -562,7 +743,7 @@ class Graph:
             return self.as_graph_element(conv(), allow_tensor, allow_operation)
         raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation.")
 
-    def as_graph_def(self, from_version: int | None = None, add_shapes: bool = True) -> Any:
+    def as_graph_def(self, from_version: int | None = None, add_shapes: bool = True) -> graph_pb2.GraphDef:
         """This graph as TF's ``GraphDef`` protocol buffer, as ``tf.Graph.as_graph_def``.
 
         See :mod:`jaxsess._core.graph._graph_def` for how ops are written;
@@ -606,7 +787,9 @@ class Graph:
         return self._scopes.name_stack
 
     @contextlib.contextmanager
-    def control_dependencies(self, control_inputs: Iterable[Any] | None) -> Iterator[None]:
+    def control_dependencies(
+        self, control_inputs: Iterable[Tensor | Operation | SupportsGraphElement] | None
+    ) -> Iterator[None]:
         """Ops created inside run after ``control_inputs``, as TF1.
 
         ``None`` clears the outer dependencies. Tensors stand for their ops.
@@ -631,7 +814,7 @@ class Graph:
             self._scopes.control.pop()
 
     @contextlib.contextmanager
-    def device(self, device_name: Any) -> Iterator[None]:
+    def device(self, device_name: DeviceLike) -> Iterator[None]:
         """Requests a device for ops created inside, as ``tf.Graph.device``.
 
         ``device_name`` is a string (``'/cpu:0'``, ``'/device:GPU:1'``,
@@ -654,7 +837,7 @@ class Graph:
             self._scopes.devices.pop()
 
     @contextlib.contextmanager
-    def colocate_with(self, op: Any, ignore_existing: bool = False) -> Iterator[None]:
+    def colocate_with(self, op: Colocatable | None, ignore_existing: bool = False) -> Iterator[None]:
         """Ops created inside take ``op``'s device, as ``tf.Graph.colocate_with``:
         the enclosing device scopes are set aside; ``op=None`` with
         ``ignore_existing=True`` clears the colocation too.
@@ -713,11 +896,11 @@ class Graph:
 
     # -- collections ----------------------------------------------------------
 
-    def add_to_collection(self, name: str, value: Any) -> None:
+    def add_to_collection(self, name: str, value: object) -> None:
         with self._lock:
             self._collections.setdefault(name, []).append(value)
 
-    def add_to_collections(self, names: Iterable[str] | str, value: Any) -> None:
+    def add_to_collections(self, names: Iterable[str] | str, value: object) -> None:
         if isinstance(names, str):
             names = [names]
         for n in set(names):
@@ -790,32 +973,36 @@ def reset_default_graph() -> None:
         _global_default_graph = Graph()
 
 
-def name_scope(name: str | None, default_name: str | None = None, values: Any = None) -> Any:
+def name_scope(
+    name: str | None, default_name: str | None = None, values: Iterable[TensorLike] | None = None
+) -> AbstractContextManager[str]:
     """``get_default_graph().name_scope(name or default_name)``, as ``tf.compat.v1.name_scope``."""
     return get_default_graph().name_scope(name if name is not None else default_name)
 
 
-def control_dependencies(control_inputs: Iterable[Any] | None) -> Any:
+def control_dependencies(
+    control_inputs: Iterable[Tensor | Operation | SupportsGraphElement] | None,
+) -> AbstractContextManager[None]:
     """As ``tf.control_dependencies`` on the default graph."""
     return get_default_graph().control_dependencies(control_inputs)
 
 
-def device(device_name: Any) -> Any:
+def device(device_name: DeviceLike) -> AbstractContextManager[None]:
     """As ``tf.device`` on the default graph: a device string, a ``DeviceSpec``,
     ``None``, or a device function ``fn(op) -> str`` (``replica_device_setter``)."""
     return get_default_graph().device(device_name)
 
 
-def colocate_with(op: Any, ignore_existing: bool = False) -> Any:
+def colocate_with(op: Colocatable | None, ignore_existing: bool = False) -> AbstractContextManager[None]:
     """As ``tf.compat.v1.colocate_with`` on the default graph (see :meth:`Graph.colocate_with`)."""
     return get_default_graph().colocate_with(op, ignore_existing)
 
 
-def add_to_collection(name: str, value: Any) -> None:
+def add_to_collection(name: str, value: object) -> None:
     get_default_graph().add_to_collection(name, value)
 
 
-def add_to_collections(names: Any, value: Any) -> None:
+def add_to_collections(names: Iterable[str] | str, value: object) -> None:
     get_default_graph().add_to_collections(names, value)
 
 
@@ -827,7 +1014,9 @@ def get_collection_ref(key: str) -> list[Any]:
     return get_default_graph().get_collection_ref(key)
 
 
-def _run_in_session(element: Tensor | Operation, feed_dict: Any, session: Any, what: str) -> Any:
+def _run_in_session(
+    element: Tensor | Operation, feed_dict: FeedDict | None, session: SessionLike | None, what: str
+) -> Any:
     """``Tensor.eval`` / ``Operation.run``: ``session.run(element, feed_dict)``
     in ``session`` or this thread's default session (found through
     ``_context``: the graph layer does not import the sessions above it).

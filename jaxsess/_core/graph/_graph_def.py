@@ -52,7 +52,7 @@ import contextlib
 import json
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from google.protobuf import text_format
@@ -81,6 +81,9 @@ from jaxsess._core.graph._graph import (
 from jaxsess._core.graph._host import note_op
 from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs, tf_op_def, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
+
+if TYPE_CHECKING:
+    from tensorboard.compat.proto import graph_pb2, node_def_pb2
 
 __all__ = ["graph_to_graph_def", "import_graph_def", "write_graph", "read_graph_def", "PRODUCER", "MIN_CONSUMER"]
 
@@ -208,7 +211,7 @@ def _input_name(t: Tensor) -> str:
 
 
 def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes: bool = True, *,
-                       lenient: bool = False) -> Any:
+                       lenient: bool = False) -> graph_pb2.GraphDef:
     """The ``GraphDef`` protocol buffer of ``graph``, as ``tf.Graph.as_graph_def``.
 
     Each op becomes a ``NodeDef`` in TF's terms (the registry's :class:`TFOp`
@@ -248,7 +251,7 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
     return gd
 
 
-def op_to_node_def(op: Operation) -> Any:
+def op_to_node_def(op: Operation) -> node_def_pb2.NodeDef:
     """The ``NodeDef`` of ``op`` as :func:`graph_to_graph_def` writes it, without
     ``_output_shapes`` and jaxsess's private attributes (``str(op)``, as TF)."""
     gd = _tfproto.GraphDef()
@@ -344,7 +347,7 @@ def _export_op(
             shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
 
 
-def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool = True) -> str:
+def write_graph(graph_or_graph_def: Graph | graph_pb2.GraphDef, logdir: str, name: str, as_text: bool = True) -> str:
     """Writes a graph's ``GraphDef`` to ``logdir/name``, as ``tf.io.write_graph``.
 
     Args:
@@ -375,7 +378,7 @@ def write_graph(graph_or_graph_def: Any, logdir: str, name: str, as_text: bool =
     return path
 
 
-def read_graph_def(path: str) -> Any:
+def read_graph_def(path: str) -> graph_pb2.GraphDef:
     """The ``GraphDef`` in the file ``path``: binary (``.pb``) or text format (``.pbtxt``, tried
     when the bytes do not parse as binary).
 
@@ -397,12 +400,12 @@ def _bad_node(i: int, name: str, op_type: str, why: str) -> ValueError:
 
 
 def import_graph_def(
-    graph_def: Any,
+    graph_def: graph_pb2.GraphDef,
     input_map: Mapping[str, Any] | None = None,
     return_elements: Sequence[str] | None = None,
     name: str | None = None,
-    op_dict: Any = None,
-    producer_op_list: Any = None,
+    op_dict: object = None,
+    producer_op_list: object = None,
 ) -> list[Any] | None:
     """Adds the nodes of ``graph_def`` to the default graph, as ``tf.compat.v1.import_graph_def``.
 

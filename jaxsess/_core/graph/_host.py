@@ -23,6 +23,7 @@ from typing import Any
 from jaxsess._core import _context as _context, dtypes as _dtypes, errors as errors
 from jaxsess._core.graph._graph import Graph, Operation, Tensor
 from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.types import Evaluator
 
 __all__ = [
     "HOST_GRAPHS", "register_host", "host_impl", "is_host_op", "is_blocking", "note_op", "device_lowering", "string_input_specs",
@@ -130,7 +131,7 @@ def note_op(graph: Graph, op: Operation) -> None:
         HOST_GRAPHS.add(graph)
 
 
-def device_lowering(ev: Any, op: Operation, inputs: list[Any]) -> Any:
+def device_lowering(ev: Evaluator, op: Operation, inputs: list[Any]) -> Any:
     """The device plan's view of a host op: its outputs were fed (or it has none).
 
     Raises:
@@ -149,7 +150,7 @@ def device_lowering(ev: Any, op: Operation, inputs: list[Any]) -> Any:
     )
 
 
-def require_no_assign_before(tensors: Sequence[Any], fn: str) -> None:
+def require_no_assign_before(tensors: Sequence[object], fn: str) -> None:
     """Raises NotImplementedError if a tensor depends on a variable assignment: the
     inputs of a host op (checks, ``py_func``, ops of run-time shape) are computed by a
     device run of their own (see :mod:`jaxsess._core.runtime._host_run`), which would assign twice."""

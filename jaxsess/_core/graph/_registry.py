@@ -32,16 +32,18 @@ import jax.export  # a submodule that older `import jax` does not load
 import numpy as np
 
 from jaxsess._core import dtypes as _dtypes
-from jaxsess._core.graph._graph import Tensor
+from jaxsess._core.graph._graph import Operation, Tensor
 from jaxsess._core.graph._host import string_input_specs
 from jaxsess._core.graph._shape import TensorShape
 
 __all__ = [
     "OpDef", "TFOp", "register_op", "get_op_def", "infer_output_specs", "OutputSpec", "REGISTRY",
-    "tf_op_def", "tf_type_to_op", "ShapeContext",
+    "tf_op_def", "tf_type_to_op", "ShapeContext", "InputSpec",
 ]
 
 OutputSpec = tuple[TensorShape, _dtypes.DType]
+InputSpec = tuple[tuple[int | None, ...] | None, _dtypes.DType]
+"""What shape inference sees of one input: its static shape (``None``: unknown rank) and dtype."""
 
 ToTF = Callable[[dict[str, Any], Sequence[OutputSpec]], tuple[dict[str, Any], list[np.ndarray]]]
 FromTF = Callable[[dict[str, Any], list[np.ndarray]], dict[str, Any]]
@@ -292,11 +294,11 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def _spec_of(t: Any) -> tuple[tuple[int | None, ...] | None, _dtypes.DType]:
+def _spec_of(t: Tensor) -> InputSpec:
     return t.shape.as_tuple(), t.dtype
 
 
-def infer_output_specs(op_def: OpDef, inputs: Sequence[Any], attrs: dict[str, Any]) -> list[OutputSpec]:
+def infer_output_specs(op_def: OpDef, inputs: Sequence[Tensor], attrs: dict[str, Any]) -> list[OutputSpec]:
     """Output shapes and dtypes of ``op_def`` applied to ``inputs`` (Tensors).
 
     Uses ``op_def.infer`` when given, else ``jax.eval_shape`` on the
@@ -350,27 +352,27 @@ def _wide_attrs(attrs: dict[str, Any]) -> bool:
 class ShapeContext:
     """The run context seen by ``jax.eval_shape`` during shape inference."""
 
-    def rng_key(self, *seeds: Any) -> Any:
+    def rng_key(self, *seeds: int) -> jax.Array:
         return jax.random.key(0)
 
-    def rng_stream(self, seed: int, seed2: int, n: int) -> Any:
+    def rng_stream(self, seed: int, seed2: int, n: int) -> np.uint32:
         return np.uint32(0)
 
-    def read_variable(self, var_op: Any = None) -> Any:  # pragma: no cover - vars infer by attrs
+    def read_variable(self, var_op: Operation | None = None) -> jax.Array:  # pragma: no cover - vars infer by attrs
         raise NotImplementedError
 
-    def assign_variable(self, var_op: Any, value: Any) -> Any:
+    def assign_variable(self, var_op: Operation, value: jax.Array) -> jax.Array:
         return value
 
 
 def _call_for_shapes(op_def: OpDef, attrs: dict[str, Any]) -> Callable[..., Any]:
     if op_def.stateful:
-        def f(*xs: Any) -> Any:
+        def f(*xs: jax.Array) -> Any:
             return op_def.impl(ShapeContext(), *xs, **attrs)
 
         return f
 
-    def g(*xs: Any) -> Any:
+    def g(*xs: jax.Array) -> Any:
         return op_def.impl(*xs, **attrs)
 
     return g

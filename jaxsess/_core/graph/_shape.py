@@ -6,8 +6,11 @@ A shape is ``None`` (unknown rank) or a tuple of ``int``/``None`` dimensions.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jaxsess._core.types import DimensionLike, ShapeLike
 
 __all__ = ["TensorShape", "Dimension", "as_shape", "as_dimension", "enable_v2_tensorshape", "disable_v2_tensorshape",
            "v2_tensorshape_enabled"]
@@ -45,7 +48,7 @@ class Dimension(metaclass=_DimensionType):
 
     __slots__ = ("_value",)
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: DimensionLike) -> None:
         self._value = _dim(value)
 
     @property
@@ -59,30 +62,30 @@ class Dimension(metaclass=_DimensionType):
 
     __index__ = __int__
 
-    def _op(self, other: Any, fn: Any) -> Dimension:
+    def _op(self, other: DimensionLike, fn: Callable[[int, int], int]) -> Dimension:
         o = as_dimension(other).value
         return Dimension(None if self._value is None or o is None else fn(self._value, o))
 
-    def __add__(self, other: Any) -> Dimension:
+    def __add__(self, other: DimensionLike) -> Dimension:
         return self._op(other, lambda a, b: a + b)
 
     __radd__ = __add__
 
-    def __sub__(self, other: Any) -> Dimension:
+    def __sub__(self, other: DimensionLike) -> Dimension:
         return self._op(other, lambda a, b: a - b)
 
-    def __rsub__(self, other: Any) -> Dimension:
+    def __rsub__(self, other: DimensionLike) -> Dimension:
         return as_dimension(other) - self
 
-    def __mul__(self, other: Any) -> Dimension:
+    def __mul__(self, other: DimensionLike) -> Dimension:
         return self._op(other, lambda a, b: a * b)
 
     __rmul__ = __mul__
 
-    def __floordiv__(self, other: Any) -> Dimension:
+    def __floordiv__(self, other: DimensionLike) -> Dimension:
         return self._op(other, lambda a, b: a // b)
 
-    def __mod__(self, other: Any) -> Dimension:
+    def __mod__(self, other: DimensionLike) -> Dimension:
         return self._op(other, lambda a, b: a % b)
 
     def __eq__(self, other: Any) -> Any:
@@ -96,18 +99,18 @@ class Dimension(metaclass=_DimensionType):
         eq = self.__eq__(other)
         return eq if eq is None or eq is NotImplemented else not eq
 
-    def __lt__(self, other: Any) -> Any:
+    def __lt__(self, other: DimensionLike) -> Any:
         o = as_dimension(other).value
         return None if self._value is None or o is None else self._value < o
 
     def __hash__(self) -> int:
         return hash(self._value)
 
-    def is_compatible_with(self, other: Any) -> bool:
+    def is_compatible_with(self, other: DimensionLike) -> bool:
         o = as_dimension(other).value
         return self._value is None or o is None or self._value == o
 
-    def merge_with(self, other: Any) -> Dimension:
+    def merge_with(self, other: DimensionLike) -> Dimension:
         o = as_dimension(other)
         if not self.is_compatible_with(o):
             raise ValueError(f"Dimensions {self} and {o} are not compatible")
@@ -133,15 +136,15 @@ class _KnownDimension(int):
 
     _value = value
 
-    def is_compatible_with(self, other: Any) -> bool:
+    def is_compatible_with(self, other: DimensionLike) -> bool:
         o = as_dimension(other).value
         return o is None or o == int(self)
 
-    def assert_is_compatible_with(self, other: Any) -> None:
+    def assert_is_compatible_with(self, other: DimensionLike) -> None:
         if not self.is_compatible_with(other):
             raise ValueError(f"Dimensions {self} and {other} are not compatible")
 
-    def merge_with(self, other: Any) -> _KnownDimension:
+    def merge_with(self, other: DimensionLike) -> _KnownDimension:
         self.assert_is_compatible_with(other)
         return self
 
@@ -155,7 +158,7 @@ class _KnownDimension(int):
 def _known_op(name: str) -> Any:
     base = getattr(int, name)
 
-    def op(self: _KnownDimension, other: Any) -> Any:
+    def op(self: _KnownDimension, other: int) -> Any:
         r = base(self, other)
         return _KnownDimension(r) if type(r) is int else r
 
@@ -181,7 +184,7 @@ def _v1_dim(d: int | None, internal: bool) -> Any:
     return None if internal else Dimension(None)
 
 
-def as_dimension(value: Any) -> Dimension:
+def as_dimension(value: DimensionLike) -> Dimension:
     """``value`` as a :class:`Dimension`, as ``tf.compat.v1.dimension_value``'s counterpart ``as_dimension``."""
     return value if isinstance(value, Dimension) else Dimension(value)
 
@@ -196,7 +199,7 @@ class TensorShape:
 
     __slots__ = ("_dims",)
 
-    def __init__(self, dims: Any) -> None:
+    def __init__(self, dims: ShapeLike) -> None:
         if dims is None:
             self._dims: tuple[int | None, ...] | None = None
         elif isinstance(dims, TensorShape):
@@ -236,7 +239,7 @@ class TensorShape:
             n *= d  # type: ignore[operator]
         return n
 
-    def is_compatible_with(self, other: Any) -> bool:
+    def is_compatible_with(self, other: ShapeLike) -> bool:
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return True
@@ -244,7 +247,7 @@ class TensorShape:
             return False
         return all(a is None or b is None or a == b for a, b in zip(self._dims, other._dims))
 
-    def merge_with(self, other: Any) -> TensorShape:
+    def merge_with(self, other: ShapeLike) -> TensorShape:
         other = as_shape(other)
         if self._dims is None:
             return other
@@ -254,7 +257,7 @@ class TensorShape:
             raise ValueError(f"Shapes {self} and {other} are not compatible")
         return TensorShape([a if a is not None else b for a, b in zip(self._dims, other._dims)])
 
-    def assert_is_compatible_with(self, other: Any) -> None:
+    def assert_is_compatible_with(self, other: ShapeLike) -> None:
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
 
@@ -280,7 +283,7 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank at most {rank}")
         return self
 
-    def concatenate(self, other: Any) -> TensorShape:
+    def concatenate(self, other: ShapeLike) -> TensorShape:
         other = as_shape(other)
         if self._dims is None or other._dims is None:
             return TensorShape(None)
@@ -313,9 +316,9 @@ class TensorShape:
             return d
         return _v1_dim(d, d is not None or _from_jaxsess(sys._getframe(1)))
 
-    def __eq__(self, other: Any) -> bool:
+    def __eq__(self, other: object) -> bool:
         try:
-            other = as_shape(other)
+            other = as_shape(other)  # type: ignore[arg-type]  # what is not a shape raises
         except (TypeError, ValueError):
             return NotImplemented
         return self._dims == other._dims
@@ -346,20 +349,19 @@ class TensorShape:
         return "[" + ",".join("?" if d is None else str(d) for d in self._dims) + "]"
 
 
-def _dim(d: Any) -> int | None:
+def _dim(d: DimensionLike) -> int | None:
     if d is None:
         return None
-    if hasattr(d, "value"):
-        d = d.value
-        if d is None:
-            return None
-    d = int(d)
-    if d == -1:
+    value = getattr(d, "value", d)  # a Dimension's
+    if value is None:
         return None
-    if d < 0:
-        raise ValueError(f"Dimension {d} must be >= 0")
-    return d
+    i = int(value)
+    if i == -1:
+        return None
+    if i < 0:
+        raise ValueError(f"Dimension {i} must be >= 0")
+    return i
 
 
-def as_shape(shape: Any) -> TensorShape:
+def as_shape(shape: ShapeLike) -> TensorShape:
     return shape if isinstance(shape, TensorShape) else TensorShape(shape)

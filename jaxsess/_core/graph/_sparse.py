@@ -40,8 +40,9 @@ from jaxsess._core.graph._builder import (
     convert_to_tensor,
     op_scope,
 )
-from jaxsess._core.graph._graph import Graph, Operation, Tensor
+from jaxsess._core.graph._graph import Graph, Operation, SessionLike, Tensor
 from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.types import DTypeLike, FeedDict, ShapeLike, TensorLike
 
 __all__ = [
     "SHAPE_CARRIERS", "SparseTensor", "SparseTensorValue", "convert_to_tensor_or_sparse_tensor", "is_sparse",
@@ -87,11 +88,11 @@ class SparseTensor:
 
     __slots__ = ("_indices", "_values", "_dense_shape", "_shape", "_shape_carrier")
 
-    def __init__(self, indices: Any, values: Any, dense_shape: Any) -> None:
+    def __init__(self, indices: TensorLike, values: TensorLike, dense_shape: TensorLike) -> None:
         with op_scope(None, "SparseTensor", [indices, values, dense_shape]):
-            self._indices = convert_to_tensor(indices, dtype=_dtypes.int64, name="indices")
-            self._values = convert_to_tensor(values, name="values")
-            self._dense_shape = convert_to_tensor(dense_shape, dtype=_dtypes.int64, name="dense_shape")
+            self._indices: Tensor = convert_to_tensor(indices, dtype=_dtypes.int64, name="indices")
+            self._values: Tensor = convert_to_tensor(values, name="values")
+            self._dense_shape: Tensor = convert_to_tensor(dense_shape, dtype=_dtypes.int64, name="dense_shape")
         ishape = TensorShape(self._indices.shape)
         vshape = TensorShape(self._values.shape)
         sshape = TensorShape(self._dense_shape.shape)
@@ -117,7 +118,7 @@ class SparseTensor:
         self._shape_carrier: Tensor | None = None
 
     @classmethod
-    def from_value(cls, value: Any) -> SparseTensor:
+    def from_value(cls, value: SparseTensor | SparseTensorValue) -> SparseTensor:
         """A ``SparseTensor`` of constants from a :class:`SparseTensorValue` (a ``SparseTensor`` passes)."""
         if isinstance(value, SparseTensor):
             return value
@@ -141,7 +142,7 @@ class SparseTensor:
     @property
     def dtype(self) -> _dtypes.DType:
         """The dtype of ``values``."""
-        return self._values.dtype  # type: ignore[no-any-return]
+        return self._values.dtype
 
     @property
     def shape(self) -> TensorShape:
@@ -152,7 +153,7 @@ class SparseTensor:
         """:attr:`shape`, as TF1."""
         return self._shape
 
-    def set_shape(self, shape: Any) -> None:
+    def set_shape(self, shape: ShapeLike) -> None:
         """Merges ``shape`` into the static dense shape, as TF's ``SparseTensor.set_shape``.
 
         Raises:
@@ -163,14 +164,14 @@ class SparseTensor:
     @property
     def op(self) -> Operation:
         """The op that produces ``values``, as TF."""
-        return self._values.op  # type: ignore[no-any-return]
+        return self._values.op
 
     @property
     def graph(self) -> Graph:
         """The graph of the three tensors."""
-        return self._values.graph  # type: ignore[no-any-return]
+        return self._values.graph
 
-    def eval(self, feed_dict: Any = None, session: Any = None) -> SparseTensorValue:
+    def eval(self, feed_dict: FeedDict | None = None, session: SessionLike | None = None) -> SparseTensorValue:
         """The value in ``session`` (default: the default session), as ``SparseTensor.eval``."""
         if session is None:
             stack = _context.session_stack()
@@ -199,7 +200,7 @@ class SparseTensor:
                 f"dense_shape={self._dense_shape})")
 
 
-def _static_dense_shape(dense_shape: Any, rank: int | None) -> TensorShape:
+def _static_dense_shape(dense_shape: Tensor, rank: int | None) -> TensorShape:
     """What is known of a ``dense_shape`` tensor's value when the graph is built (-1: unknown)."""
     v = constant_value(dense_shape)
     if v is not None:
@@ -207,19 +208,21 @@ def _static_dense_shape(dense_shape: Any, rank: int | None) -> TensorShape:
     return TensorShape(None if rank is None else [None] * rank)
 
 
-def is_sparse(x: Any) -> bool:
+def is_sparse(x: object) -> bool:
     """Whether ``x`` is a ``SparseTensor`` or a ``SparseTensorValue``."""
     return isinstance(x, SparseTensor | SparseTensorValue)
 
 
-def convert_to_tensor_or_sparse_tensor(value: Any, dtype: Any = None, name: str | None = None) -> Any:
+def convert_to_tensor_or_sparse_tensor(
+    value: TensorLike | SparseTensor | SparseTensorValue, dtype: DTypeLike | None = None, name: str | None = None
+) -> Any:
     """``value`` as a ``SparseTensor`` (from a ``SparseTensorValue``) or a dense tensor,
     as ``tf.compat.v1.convert_to_tensor_or_sparse_tensor``.
 
     Raises:
       RuntimeError: a sparse value of another dtype than ``dtype``.
     """
-    if is_sparse(value):
+    if isinstance(value, SparseTensor | SparseTensorValue):
         sp = SparseTensor.from_value(value)
         if dtype is not None and sp.dtype != _dtypes.as_dtype(dtype):
             raise RuntimeError(f"Sparse dtype mismatch. Requested: {_dtypes.as_dtype(dtype).name}, "
@@ -228,7 +231,7 @@ def convert_to_tensor_or_sparse_tensor(value: Any, dtype: Any = None, name: str 
     return convert_to_tensor(value, dtype=dtype, name=name)
 
 
-def as_sparse(sp: Any, fn: str) -> SparseTensor:
+def as_sparse(sp: object, fn: str) -> SparseTensor:
     """``sp`` as a ``SparseTensor`` (a ``SparseTensorValue`` becomes constants).
 
     Raises:

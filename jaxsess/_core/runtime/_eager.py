@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import threading
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 import jax
@@ -57,7 +57,7 @@ class EagerSession(BaseSession):
     ) -> None:
         super().__init__(cleanup=cleanup, config=config, memory_limit_bytes=memory_limit_bytes, name=name)
         self._op_cache = {}  # (op, attrs) -> jax.jit of the op; dropped at close
-        self._variables: dict[Any, Any] = {}  # Variable -> its value (pinned in the registry)
+        self._variables: dict[Hashable, jax.Array] = {}  # Variable -> its value (pinned in the registry)
         self._variables_lock = threading.Lock()
 
     @staticmethod
@@ -141,7 +141,7 @@ class EagerSession(BaseSession):
 
     # -- the VariableStore interface (jaxsess._core._context) -------------------------------
 
-    def read(self, var: Any) -> Any:
+    def read(self, var: Hashable) -> jax.Array:
         """The current value of an eager ``Variable``: the session-owned array
         itself (an assignment replaces it, never changes it in place).
 
@@ -154,7 +154,7 @@ class EagerSession(BaseSession):
             raise errors.FailedPreconditionError(None, None, f"Attempting to use uninitialized value {name}")
         return v
 
-    def assign(self, var: Any, value: Any, inputs: Any = ()) -> Any:
+    def assign(self, var: Hashable, value: jax.Array, inputs: object = ()) -> jax.Array:
         """Makes ``value`` the variable's value (see ``VariableStore.assign``):
         pinned when the session may own it, a copy when it is one of ``inputs``
         (the caller's arrays); the old value is freed once unreferenced.
@@ -175,7 +175,7 @@ class EagerSession(BaseSession):
                 registry.unpin(old)  # freed once nothing references it
         return arr
 
-    def is_initialized(self, var: Any) -> bool:
+    def is_initialized(self, var: Hashable) -> bool:
         """Whether the variable has a value in this session."""
         return var in self._variables
 

@@ -19,13 +19,22 @@ from __future__ import annotations
 import functools
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeGuard, cast
 
 import jax
 import numpy as np
 
 from jaxsess._core.graph._graph import Graph, Operation, Tensor
 from jaxsess._core.graph._sparse import SHAPE_CARRIERS, SparseTensor, SparseTensorValue
+from jaxsess._core.types import (
+    ArrayLike,
+    FeedDict,
+    FeedKey,
+    FeedValue,
+    FetchStructure,
+    GraphElementLike,
+    HostArray,
+)
 
 __all__ = [
     "Fetches",
@@ -45,7 +54,7 @@ __all__ = [
 ]
 
 
-def _is_namedtuple(x: Any) -> bool:
+def _is_namedtuple(x: object) -> TypeGuard[tuple[FetchStructure, ...]]:
     return isinstance(x, tuple) and hasattr(x, "_fields")
 
 
@@ -64,15 +73,15 @@ class Fetches:
 
     __slots__ = ("leaves", "rebuild")
 
-    def __init__(self, graph: Graph, fetches: Any) -> None:
+    def __init__(self, graph: Graph, fetches: FetchStructure) -> None:
         leaves: list[Any] = []
         index: dict[Any, int] = {}
 
-        def elem(x: Any) -> int:
+        def elem(x: object) -> int:
             if x is None:
                 raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be None')
             try:
-                e = graph.as_graph_element(x)
+                e = graph.as_graph_element(cast("GraphElementLike", x))  # anything else: TypeError
             except TypeError:
                 raise TypeError(
                     f'Argument `fetch` = {x!s:.80} has invalid type "{type(x).__name__}" must be a string or '
@@ -92,26 +101,26 @@ class Fetches:
                 leaves.append(e)
             return i
 
-        def build(x: Any) -> Callable[[Sequence[Any]], Any]:
+        def build(x: FetchStructure) -> Callable[[Sequence[Any]], Any]:
             if isinstance(x, list):
                 parts = [build(v) for v in x]
                 return lambda vals: [p(vals) for p in parts]
             if _is_namedtuple(x):
                 parts = [build(v) for v in x]
-                cls = type(x)
-                return lambda vals: cls(*[p(vals) for p in parts])
+                make: Callable[..., Any] = type(x)
+                return lambda vals: make(*[p(vals) for p in parts])
             if isinstance(x, tuple):
                 parts = [build(v) for v in x]
                 return lambda vals: tuple(p(vals) for p in parts)
             if isinstance(x, Mapping):
                 items = [(k, build(v)) for k, v in x.items()]
-                cls = type(x)
+                cls: Callable[..., Any] = type(x)
                 if cls in (dict, OrderedDict):
                     return lambda vals: cls((k, p(vals)) for k, p in items)
                 if isinstance(x, defaultdict):  # as TF1: keep the default factory
                     factory = x.default_factory
-                    return lambda vals: cls(factory, ((k, p(vals)) for k, p in items))  # type: ignore[call-arg]
-                return lambda vals: cls({k: p(vals) for k, p in items})  # type: ignore[call-arg]
+                    return lambda vals: cls(factory, ((k, p(vals)) for k, p in items))
+                return lambda vals: cls({k: p(vals) for k, p in items})
             if type(x) is SparseTensor:  # as TF1: fetched as a SparseTensorValue of host arrays
                 sparts = [build(x.indices), build(x.values), build(x.dense_shape)]
                 return lambda vals: SparseTensorValue(*[p(vals) for p in sparts])
@@ -143,7 +152,7 @@ def split_leaves(leaves: Iterable[Any]) -> tuple[list[Tensor], list[Operation], 
     return tensors, targets, positions
 
 
-def not_a_mapping(feed_dict: Any) -> TypeError:
+def not_a_mapping(feed_dict: object) -> TypeError:
     """TF1's error for a ``feed_dict`` that is not a mapping (a list of pairs, a set...)."""
     # As TF1 (nest.flatten_dict_items).
     return TypeError(
@@ -157,7 +166,7 @@ def other_graph_feed(t: Tensor) -> Exception:
     return TypeError(f"Cannot interpret feed_dict key as Tensor: Tensor {t} is not an element of this graph.")
 
 
-def feed_key(graph: Graph, k: Any, foreign: Callable[[Tensor], Exception] = other_graph_feed) -> Tensor:
+def feed_key(graph: Graph, k: object, foreign: Callable[[Tensor], Exception] = other_graph_feed) -> Tensor:
     """The tensor a feed key names: a ``Tensor``, a name (``'x:0'``) or an
     object with ``_as_graph_element`` (a ``tf.Variable``), as TF1.
 
@@ -170,7 +179,7 @@ def feed_key(graph: Graph, k: Any, foreign: Callable[[Tensor], Exception] = othe
             e = graph.as_graph_element(k, allow_operation=False)
         except (KeyError, ValueError) as err:
             raise TypeError(f"Cannot interpret feed_dict key as Tensor: {err}") from None
-        return e  # type: ignore[no-any-return]
+        return cast(Tensor, e)  # allow_operation=False: a tensor
     conv = getattr(k, "_as_graph_element", None)
     if conv is not None and not isinstance(k, Tensor):
         k = conv()
@@ -188,7 +197,7 @@ def feed_keys(
     return [k if type(k) is Tensor and k._op._graph is graph else feed_key(graph, k, foreign) for k in keys]
 
 
-def feed_items(graph: Graph, feed_dict: Any) -> tuple[list[Tensor], list[Any]]:
+def feed_items(graph: Graph, feed_dict: FeedDict | None) -> tuple[list[Tensor], list[Any]]:
     """A ``feed_dict`` resolved against ``graph``: its tensors and their
     (unconverted) values, in the mapping's order.
 
@@ -266,8 +275,8 @@ def sparse_parts(sp: SparseTensor) -> list[Tensor]:
     return [sp.indices, sp.values, sp.dense_shape if sp._shape_carrier is None else sp._shape_carrier]
 
 
-def sparse_callable(make: Callable[..., Callable[..., Any]], fetches: Any, feed_list: Sequence[Any],
-                    *args: Any) -> Callable[..., Any]:
+def sparse_callable(make: Callable[..., Callable[..., Any]], fetches: FetchStructure, feed_list: Sequence[FeedKey],
+                    *args: object) -> Callable[..., Any]:
     """``make(fetches, feed_list, *args)`` (``Session.make_callable``) for a
     ``feed_list`` holding ``SparseTensor``s: the callable takes one
     ``SparseTensorValue`` (or triple) for each, as TF1.
@@ -279,7 +288,7 @@ def sparse_callable(make: Callable[..., Callable[..., Any]], fetches: Any, feed_
     inner = make(fetches, flat, *args)
     n = len(feed_list)
 
-    def call(*values: Any) -> Any:
+    def call(*values: FeedValue) -> Any:
         if len(values) != n:
             raise TypeError(f"Callable takes {n} feed value(s), got {len(values)}.")
         vals: list[Any] = []
@@ -441,7 +450,7 @@ def feed_values(feeds: Sequence[Tensor], values: Sequence[Any]) -> list[Any]:
     return [feed_value(t, v) for t, v in zip(feeds, values, strict=False)]
 
 
-def feed_value(t: Tensor, value: Any) -> Any:
+def feed_value(t: Tensor, value: object) -> jax.Array | HostArray:
     """Converts one feed value for ``t``, as TF1 (``np.asarray(v, dtype)``);
     a ``jax.Array`` stays on its device (cast when its dtype differs).
 
@@ -453,7 +462,7 @@ def feed_value(t: Tensor, value: Any) -> Any:
         NaN or an out-of-range integer for an integer tensor).
     """
     want = t._dtype._np
-    arr: Any
+    arr: jax.Array | HostArray
     if type(value) is np.ndarray and (value.dtype is want or value.dtype == want):
         if value.shape == t._shape._dims:  # the common case: nothing to convert or check
             return value
@@ -487,7 +496,7 @@ def feed_value(t: Tensor, value: Any) -> Any:
     return arr
 
 
-def host_value(v: Any) -> Any:
+def host_value(v: ArrayLike) -> HostArray | np.generic | bytes:
     """The host value of one device result, as ``tf.compat.v1.Session.run``
     returns it: a writable ``numpy.ndarray`` that belongs to the caller, a
     NumPy scalar (``np.float32``, ``np.bool_``, ...) for a 0-d result, and

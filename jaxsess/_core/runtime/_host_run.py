@@ -18,15 +18,16 @@ import threading
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from jaxsess._core import dtypes as _dtypes, errors as errors
-from jaxsess._core.graph._graph import Operation, Tensor
+from jaxsess._core.graph._graph import Graph, Operation, Tensor
 from jaxsess._core.graph._host import HOST_GRAPHS, host_impl, is_blocking, is_host_op
 from jaxsess._core.graph._lowering import prune
 from jaxsess._core.runtime._fetch import Fetches, feed_key, has_sparse_keys, sparse_feeds
+from jaxsess._core.types import FeedDict, FetchStructure, HostArray
 
 __all__ = ["needs_host_pass", "run", "HostContext", "cancel_resources"]
 
@@ -70,7 +71,7 @@ _LOCKS_LOCK = threading.Lock()
 _ANALYSES: weakref.WeakKeyDictionary[Any, dict[Any, _Analysis]] = weakref.WeakKeyDictionary()
 
 
-def cancel_resources(session: Any) -> None:
+def cancel_resources(session: object) -> None:
     """Cancels the ops waiting on ``session``'s host resources (queues), as TF
     does when a session closes: they raise ``CancelledError``."""
     with _LOCKS_LOCK:
@@ -81,7 +82,7 @@ def cancel_resources(session: Any) -> None:
             cancel()
 
 
-def needs_host_pass(graph: Any) -> bool:
+def needs_host_pass(graph: Graph) -> bool:
     """Whether ``Session.run`` on ``graph`` goes through :func:`run` (the graph
     holds host ops and this thread is not already inside the host pass)."""
     return graph in HOST_GRAPHS and not getattr(_local, "active", False)
@@ -135,7 +136,7 @@ def _analyze(leaves: list[Any], fed: set[Tensor]) -> _Analysis:
     return _Analysis(host_ops, host_out, list(dev_inputs), list(feed_out), dev_after, list(consts), rng_out)
 
 
-def host_value(t: Tensor, value: Any) -> Any:
+def host_value(t: Tensor, value: object) -> HostArray:
     """A fed value for ``t`` as the host ops see it (NumPy, strings as bytes)."""
     if t.dtype == _dtypes.string:
         if isinstance(value, np.ndarray) and value.dtype == object:
@@ -155,7 +156,25 @@ def _result(value: Any) -> Any:
     return arr[()] if arr.ndim == 0 else arr
 
 
-def run(session: Any, fetches: Any, feed_dict: Any, options: Any = None, run_metadata: Any = None) -> Any:
+class RunningSession(Protocol):
+    """The graph session :func:`run` runs in (``Session``, found structurally: it imports this module)."""
+
+    @property
+    def graph(self) -> Graph: ...
+
+    def run(
+        self, fetches: FetchStructure, feed_dict: FeedDict | None = None, options: object = None,
+        run_metadata: object = None,
+    ) -> Any: ...
+
+
+def run(
+    session: RunningSession,
+    fetches: FetchStructure,
+    feed_dict: FeedDict | None,
+    options: object = None,
+    run_metadata: object = None,
+) -> Any:
     """``session.run(fetches, feed_dict)`` with the host pass (see the module docstring).
 
     Raises:

@@ -3,6 +3,11 @@
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import jax
+
+from jaxsess._core.runtime._resources import OwnershipRegistry
+from jaxsess._core.runtime._session import BaseSession
+
 class HotRun:
     __wrapped__: Callable[..., Any]
     def __init__(self, slow: Callable[..., Any], /) -> None: ...
@@ -14,8 +19,8 @@ class HotRunner:
     def __init__(
         self,
         slow: Callable[..., Any],
-        session: Any,
-        registry: Any,
+        session: BaseSession,
+        registry: OwnershipRegistry,
         entry: tuple[Any, ...],
         n: int,
         device: bool,
@@ -47,7 +52,7 @@ def configure(
 
 class SafePoint:
     __wrapped__: Callable[[], None]
-    def __init__(self, registry: Any, slow: Callable[[], None], kind: int) -> None: ...
+    def __init__(self, registry: OwnershipRegistry, slow: Callable[[], None], kind: int) -> None: ...
     def __call__(self) -> None: ...
 
 def configure_registry(
@@ -58,10 +63,13 @@ def configure_registry(
     max_age: float,
     concrete: set[type],
 ) -> None: ...
-def swap_pinned(registry: Any, olds: Sequence[Any], news: Sequence[Any], /) -> bool: ...
+def swap_pinned(registry: OwnershipRegistry, olds: Sequence[jax.Array], news: Sequence[jax.Array], /) -> bool: ...
 
 class SessionJit:
     _python: Callable[..., Any]
     _jitted: Callable[..., Any]
-    def __init__(self, slow: Callable[..., Any], session: Any, registry: Any, jitted: Any, by_buffer: bool) -> None: ...
+    def __init__(
+        self, slow: Callable[..., Any], session: BaseSession, registry: OwnershipRegistry, jitted: Callable[..., Any],
+        by_buffer: bool,
+    ) -> None: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -11,12 +11,13 @@ Both do the same thing; the Python code is the reference.
 from __future__ import annotations
 
 import os
-from types import ModuleType
 
-hot: ModuleType | None
+__all__ = ["hot"]
+
+# mypy reads the extension's types from _hot.pyi; ``hot`` is that module or None.
 try:
     from jaxsess._core.runtime import _hot as hot
 except ImportError:  # pragma: no cover - built without a C compiler
-    hot = None
+    hot = None  # type: ignore[assignment]
 if os.environ.get("JAXSESS_C_HOT_PATH", "1").strip().lower() in ("0", "false", "no", "off"):
-    hot = None
+    hot = None  # type: ignore[assignment]

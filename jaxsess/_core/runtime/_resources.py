@@ -71,7 +71,7 @@ _Tracer = jax.core.Tracer
 _concrete_types: set[type] = set()
 
 
-def is_concrete_array(x: Any) -> bool:
+def is_concrete_array(x: object) -> bool:
     """Whether ``x`` is a ``jax.Array`` with device buffers (not a tracer)."""
     t = type(x)
     if t in _concrete_types:
@@ -82,7 +82,7 @@ def is_concrete_array(x: Any) -> bool:
     return False
 
 
-def buffer_keys(arr: Any) -> tuple[int, ...]:
+def buffer_keys(arr: jax.Array) -> tuple[int, ...]:
     """The device buffers of a concrete ``jax.Array``, as opaque integers (one
     per addressable shard); ``()`` when it is deleted.
 
@@ -135,7 +135,7 @@ def jit_returns_input_buffers() -> bool:
     return _jit_forwards
 
 
-def adoptable(outputs: Any, inputs: Any = (), *, by_buffer: bool = True) -> list[Any]:
+def adoptable(outputs: object, inputs: object = (), *, by_buffer: bool = True) -> list[jax.Array]:
     """The adoption rule: the leaves of ``outputs`` a session may own, given
     the ``inputs`` of the call that produced them.
 
@@ -216,7 +216,7 @@ class ResourceCleanupStrategy(enum.Enum):
     ON_SESSION_CLOSE = "ON_SESSION_CLOSE"
 
     @classmethod
-    def coerce(cls, value: Any) -> ResourceCleanupStrategy:
+    def coerce(cls, value: ResourceCleanupStrategy | str) -> ResourceCleanupStrategy:
         """Returns ``value`` as a strategy; accepts members and their names.
 
         Raises:
@@ -508,7 +508,7 @@ class OwnershipRegistry:
 
     # -- adopting -----------------------------------------------------------
 
-    def adopt_outputs(self, outputs: Any, inputs: Any = (), *, by_buffer: bool = True) -> None:
+    def adopt_outputs(self, outputs: object, inputs: object = (), *, by_buffer: bool = True) -> None:
         """The one adoption entry point: takes ownership of the leaves of
         ``outputs`` that :func:`adoptable` allows given ``inputs`` (idempotent).
 
@@ -537,11 +537,11 @@ class OwnershipRegistry:
         if self._closed:
             self.reject_late()
 
-    def adopt(self, arr: Any) -> None:
+    def adopt(self, arr: jax.Array) -> None:
         """``adopt_outputs(arr)``: adopts one array the caller created."""
         self.adopt_outputs(arr)
 
-    def pin_output(self, arr: Any, inputs: Any = ()) -> Any:
+    def pin_output(self, arr: jax.Array, inputs: object = ()) -> jax.Array:
         """Pins ``arr`` as state (see :meth:`pin`) when the adoption rule
         allows it given ``inputs``; otherwise (it is, or shares a buffer with,
         an input the caller still owns) pins and returns a copy of it.
@@ -616,7 +616,7 @@ class OwnershipRegistry:
             batch.clear()  # the last references: their buffers are freed here
         return dropped
 
-    def pin(self, arr: Any) -> None:
+    def pin(self, arr: jax.Array) -> None:
         """Adopts ``arr`` as state the session references itself (a variable
         value): never swept, deleted by :meth:`discard` or at close."""
         with self._lock:
@@ -727,7 +727,7 @@ class OwnershipRegistry:
                 owned[id(old)] = entry
         return live
 
-    def discard(self, arr: Any) -> None:
+    def discard(self, arr: jax.Array) -> None:
         """Deletes an owned array now, referenced or not (a replaced variable
         value). Arrays already deleted by donation count as freed."""
         key = id(arr)
@@ -737,7 +737,7 @@ class OwnershipRegistry:
             if entry is not None:
                 self._free(entry)
 
-    def unpin(self, arr: Any) -> None:
+    def unpin(self, arr: jax.Array) -> None:
         """Moves a pinned array back to the swept set (freed once unused)."""
         key = id(arr)
         with self._lock:
@@ -746,7 +746,7 @@ class OwnershipRegistry:
                 self._owned[key] = entry
                 self._wake.set()
 
-    def owns(self, arr: Any) -> bool:
+    def owns(self, arr: object) -> bool:
         """Whether this very ``jax.Array`` object is owned (an alias of an
         owned array, sharing its buffer, is not)."""
         key = id(arr)
@@ -755,7 +755,7 @@ class OwnershipRegistry:
             entry = self._owned.get(key) or self._pinned.get(key)
             return entry is not None and entry[0] is arr
 
-    def owns_buffer_of(self, arr: Any) -> bool:
+    def owns_buffer_of(self, arr: jax.Array) -> bool:
         """Whether an owned array shares a device buffer with ``arr`` (``arr``
         itself, or an alias of it). O(owned arrays of the same shape)."""
         keys = set(buffer_keys(arr))
@@ -772,7 +772,7 @@ class OwnershipRegistry:
                         return True
         return False
 
-    def release(self, arr: Any) -> bool:
+    def release(self, arr: jax.Array) -> bool:
         """Gives up ownership of ``arr`` without deleting it; False if not owned."""
         key = id(arr)
         with self._lock:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import functools
 import itertools
 import sys
@@ -40,7 +41,13 @@ __all__ = ["BaseSession", "SessionJitDecorator", "SessionJitted", "get_default_s
 
 CLOSED_SESSION_MESSAGE = "Attempted to use a closed Session."
 get_ident = threading.get_ident
-_NOT_GIVEN: Any = object()  # session.jit(**kwargs) without a function: a decorator
+
+
+class _NotGiven(enum.Enum):
+    NOT_GIVEN = "NOT_GIVEN"
+
+
+_NOT_GIVEN = _NotGiven.NOT_GIVEN  # session.jit(**kwargs) without a function: a decorator
 _T = TypeVar("_T")
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -202,7 +209,7 @@ class BaseSession:
     @overload
     def jit(self, /, **jax_jit_kwargs: Any) -> SessionJitDecorator: ...
 
-    def jit(self, fn: Any = _NOT_GIVEN, /, **jax_jit_kwargs: Any) -> Any:
+    def jit(self, fn: Callable[..., Any] | _NotGiven = _NOT_GIVEN, /, **jax_jit_kwargs: Any) -> Any:
         """``jax.jit(fn, **jax_jit_kwargs)`` whose outputs the session owns.
 
         As ``jax.jit``, ``fn`` may be left out: ``@session.jit(static_argnums=1)``
@@ -273,7 +280,7 @@ class BaseSession:
         wrapper.eval_shape = jitted.eval_shape
         wrapper.jitted = jitted
         self._jitted.add(wrapper)
-        return wrapper  # type: ignore[no-any-return]
+        return wrapper
 
     def _translate(self, e: Exception) -> Exception:
         """The error to raise for an exception from a device call: the
@@ -343,7 +350,7 @@ class BaseSession:
             self._registry.release(x)
         return tree
 
-    def owns(self, array: Any) -> bool:
+    def owns(self, array: object) -> bool:
         """Whether ``array`` is owned by this session."""
         return self._registry.owns(array)
 

@@ -22,6 +22,3 @@ from jaxsess._tf1.distributions._families import (
     Normal as Normal,
     Uniform as Uniform,
 )
-from jaxsess._tf1.ops import _operators as _operators
-
-_operators.install()  # the methods use Tensor operators (installed by ``_api`` too; idempotent)

@@ -417,7 +417,8 @@ class InputLayer(Layer):
         """``batch_input_shape``, ``dtype``, ``sparse``, ``ragged``, ``name``, as Keras."""
         shape = TensorShape(self.output.shape)
         return {"batch_input_shape": shape.as_list() if shape.ndims is not None else None,
-                "dtype": _dtypes.as_dtype(self.dtype).name, "sparse": False, "ragged": False, "name": self.name}
+                "dtype": _dtypes.as_dtype(self.dtype).name,  # type: ignore[arg-type]  # None: NumPy's float64
+                "sparse": False, "ragged": False, "name": self.name}
 
 
 def Input(shape: Any = None, batch_size: int | None = None, name: str | None = None, dtype: Any = None,  # noqa: N802

@@ -1,5 +1,11 @@
 """Python operators on ``Tensor`` and ``Tensor.__getitem__``, as TF1 graph mode.
 
+``Tensor`` defines the operator methods (:mod:`jaxsess._core.graph._graph`);
+this module registers the ops behind them with
+:func:`~jaxsess._core.graph._graph.register_tensor_operators` when it is
+imported, which importing any module of ``jaxsess._tf1.ops`` does (the
+package imports it).
+
 ``==`` and ``!=`` stay identity comparisons (TF1 graph mode); use
 ``jaxsess.equal``. ``__getitem__`` accepts ints, slices with steps, negative
 indices, ``...`` and ``None`` (new axis); int tensors are allowed as indices.
@@ -7,18 +13,19 @@ indices, ``...`` and ``None`` (new axis); int tensors are allowed as indices.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from jaxsess._core.graph._builder import apply_op, as_graph_tensor, convert_to_tensor
-from jaxsess._core.graph._graph import Tensor
+from jaxsess._core.graph._graph import Tensor, register_tensor_operators
 from jaxsess._core.graph._registry import OutputSpec, TFOp, register_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.ops import math_ops as m
 from jaxsess._tf1.ops.shape_ops import reshape
 
-__all__ = ["install"]
+__all__ = ["getitem"]
 
 
 def _item_spec(item: Any, tensors: list[Any]) -> Any:
@@ -207,39 +214,47 @@ def getitem(tensor: Any, key: Any) -> Any:
     return apply_op("StridedSlice", [x, *idx], {"spec": spec})
 
 
-def _r(fn: Any, name: str | None) -> Any:
-    def op(self: Any, other: Any) -> Any:
+def _r(fn: Any, name: str | None) -> Callable[[Tensor, Any], Any]:
+    def op(self: Tensor, other: Any) -> Any:
         return fn(other, self, name=name)
 
     return op
 
 
-def _l(fn: Any, name: str | None) -> Any:
-    def op(self: Any, other: Any) -> Any:
+def _l(fn: Any, name: str | None) -> Callable[[Tensor, Any], Any]:
+    def op(self: Tensor, other: Any) -> Any:
         return fn(self, other, name=name)
 
     return op
 
 
-def _u(fn: Any) -> Any:
-    def op(self: Any) -> Any:
+def _u(fn: Any) -> Callable[[Tensor], Any]:
+    def op(self: Tensor) -> Any:
         return fn(self)
 
     return op
 
 
-def install() -> None:
-    """Installs the operators on :class:`Tensor`."""
+def _operators() -> dict[str, Callable[..., Any]]:
+    """Tensor's operator methods -> the op functions behind them, as TF1's ``math_ops``
+    overloads (binary operator ops are named 'add', 'matmul', 'and', ...)."""
     binary = {
         "add": m.add, "sub": m.subtract, "mul": m.multiply, "truediv": m.truediv,
         "floordiv": m.floordiv, "mod": m.mod, "pow": m.pow, "matmul": m.matmul,
         "and": m.logical_and, "or": m.logical_or, "xor": m.logical_xor,
     }
-    for name, fn in binary.items():  # as TF1, operator ops are named 'add', 'matmul', 'and', ...
-        setattr(Tensor, f"__{name}__", _l(fn, name))
-        setattr(Tensor, f"__r{name}__", _r(fn, name))
+    table: dict[str, Callable[..., Any]] = {}
+    for name, fn in binary.items():
+        table[f"__{name}__"] = _l(fn, name)
+        table[f"__r{name}__"] = _r(fn, name)
     for name, fn in {"lt": m.less, "le": m.less_equal, "gt": m.greater, "ge": m.greater_equal}.items():
-        setattr(Tensor, f"__{name}__", _l(fn, None))
+        table[f"__{name}__"] = _l(fn, None)
     for name, fn in {"neg": m.negative, "abs": m.abs, "invert": m.logical_not}.items():
-        setattr(Tensor, f"__{name}__", _u(fn))
-    setattr(Tensor, "__getitem__", getitem)  # noqa: B010
+        table[f"__{name}__"] = _u(fn)
+    table["__getitem__"] = getitem
+    return table
+
+
+# The op library fills the core's operator table when it is imported (jaxsess._tf1.ops imports
+# this module): Tensor's methods (jaxsess._core.graph._graph) dispatch through it.
+register_tensor_operators(_operators())

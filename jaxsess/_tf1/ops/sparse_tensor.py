@@ -3,7 +3,7 @@ re-exported (as ``tf.compat.v1.SparseTensor``), see there."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from jaxsess._core import dtypes as _dtypes
 from jaxsess._core.graph._builder import constant, executing_eagerly, placeholder, placeholder_with_default
@@ -53,7 +53,7 @@ def sparse_placeholder(dtype: Any, shape: Any = None, name: str | None = None) -
         None if d is None or d == -1 else d for d in TensorShape(shape).as_list()])
     rank = static.ndims
     if static.is_fully_defined():
-        default = constant(static.as_list(), dtype=_dtypes.int64,
+        default = constant(cast("list[int]", static.as_list()), dtype=_dtypes.int64,
                            name="Const" if name is None else name + "/shape_default")
         dense_shape = placeholder_with_default(default, shape=[rank], name=shape_name)
     else:

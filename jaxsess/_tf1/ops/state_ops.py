@@ -449,23 +449,92 @@ class Variable:
     def __array__(self, dtype: Any = None) -> np.ndarray:
         return np.asarray(self._eager_value(), dtype=dtype)
 
+    # Python operators act on the variable's value tensor (Tensor's operators, see _operators).
+    def __add__(self, other: Any) -> Any:
+        return self._as_graph_element().__add__(other)
 
-def _install_operators() -> None:
-    names = [
-        "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
-        "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
-        "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__",
-        "__and__", "__rand__", "__or__", "__ror__", "__invert__", "__getitem__",
-    ]
-    for n in names:
-        def method(self: Variable, *args: Any, _n: str = n) -> Any:
-            v = self._as_graph_element()
-            return getattr(v, _n)(*args)
+    def __radd__(self, other: Any) -> Any:
+        return self._as_graph_element().__radd__(other)
 
-        setattr(Variable, n, method)
+    def __sub__(self, other: Any) -> Any:
+        return self._as_graph_element().__sub__(other)
+
+    def __rsub__(self, other: Any) -> Any:
+        return self._as_graph_element().__rsub__(other)
+
+    def __mul__(self, other: Any) -> Any:
+        return self._as_graph_element().__mul__(other)
+
+    def __rmul__(self, other: Any) -> Any:
+        return self._as_graph_element().__rmul__(other)
+
+    def __truediv__(self, other: Any) -> Any:
+        return self._as_graph_element().__truediv__(other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return self._as_graph_element().__rtruediv__(other)
+
+    def __floordiv__(self, other: Any) -> Any:
+        return self._as_graph_element().__floordiv__(other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        return self._as_graph_element().__rfloordiv__(other)
+
+    def __mod__(self, other: Any) -> Any:
+        return self._as_graph_element().__mod__(other)
+
+    def __rmod__(self, other: Any) -> Any:
+        return self._as_graph_element().__rmod__(other)
+
+    def __pow__(self, other: Any) -> Any:
+        return self._as_graph_element().__pow__(other)
+
+    def __rpow__(self, other: Any) -> Any:
+        return self._as_graph_element().__rpow__(other)
+
+    def __matmul__(self, other: Any) -> Any:
+        return self._as_graph_element().__matmul__(other)
+
+    def __rmatmul__(self, other: Any) -> Any:
+        return self._as_graph_element().__rmatmul__(other)
+
+    def __neg__(self) -> Any:
+        return self._as_graph_element().__neg__()
+
+    def __abs__(self) -> Any:
+        return self._as_graph_element().__abs__()
+
+    def __lt__(self, other: Any) -> Any:
+        return self._as_graph_element().__lt__(other)
+
+    def __le__(self, other: Any) -> Any:
+        return self._as_graph_element().__le__(other)
+
+    def __gt__(self, other: Any) -> Any:
+        return self._as_graph_element().__gt__(other)
+
+    def __ge__(self, other: Any) -> Any:
+        return self._as_graph_element().__ge__(other)
+
+    def __and__(self, other: Any) -> Any:
+        return self._as_graph_element().__and__(other)
+
+    def __rand__(self, other: Any) -> Any:
+        return self._as_graph_element().__rand__(other)
+
+    def __or__(self, other: Any) -> Any:
+        return self._as_graph_element().__or__(other)
+
+    def __ror__(self, other: Any) -> Any:
+        return self._as_graph_element().__ror__(other)
+
+    def __invert__(self) -> Any:
+        return self._as_graph_element().__invert__()
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._as_graph_element().__getitem__(key)
 
 
-_install_operators()
 VariableV1 = Variable
 
 

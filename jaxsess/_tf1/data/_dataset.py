@@ -34,7 +34,8 @@ from jaxsess._core import dtypes as _dtypes, errors as errors
 from jaxsess._core.graph._builder import apply_op, constant_value, convert_to_tensor, placeholder, to_numpy
 from jaxsess._core.graph._graph import Graph, Tensor, get_default_graph
 from jaxsess._core.graph._host import host_impl, is_host_op
-from jaxsess._core.graph._lowering import build_plan, prune
+from jaxsess._core.graph._lowering import prune
+from jaxsess._core.graph._plan import build_plan
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.data import _structure as nest
 from jaxsess._tf1.data._iterator import Iterator

@@ -762,9 +762,10 @@ class Session(BaseSession):
         total = 0
         for v in plan.final_assign:
             shape = plan.var_specs.get(v, (None, None))[0]
-            if shape is None or any(d is None for d in shape):
+            dims = [d for d in shape or () if d is not None]
+            if shape is None or len(dims) != len(shape):
                 return False
-            total += int(np.prod(shape, dtype=np.int64))
+            total += int(np.prod(dims, dtype=np.int64))
         return total <= INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS
 
     def _slot_placement(self, slot: Any) -> Any:

@@ -179,16 +179,17 @@ def sharded_runner(jitted: Compiled, shardings: MeshShardings) -> PlanFn:
     def call(
         donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]
     ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        out: tuple[tuple[Any, ...], tuple[Any, ...]]
         if multi_process:  # each process feeds its local part of a global array
-            return jitted(  # type: ignore[no-any-return]
-                donated_vals, kept_vals, tuple(map(_distributed.local_to_global, feed_vals, feed_shardings))
-            )
+            out = jitted(donated_vals, kept_vals, tuple(map(_distributed.local_to_global, feed_vals, feed_shardings)))
+            return out
         # Feeds committed elsewhere move to their sharding (numpy values are placed by jit).
         vals = tuple(
             jax.device_put(v, sh) if isinstance(v, jax.Array) and v.sharding != sh else v
             for v, sh in zip(feed_vals, feed_shardings, strict=False)
         )
-        return jitted(donated_vals, kept_vals, vals)  # type: ignore[no-any-return]
+        out = jitted(donated_vals, kept_vals, vals)
+        return out
 
     return call
 

@@ -38,7 +38,7 @@ from jaxsess._core.graph._compile import Compiled, CompilerOptions
 from jaxsess._core.graph._device import log_placement
 from jaxsess._core.graph._graph import Graph, Operation, Tensor, get_default_graph
 from jaxsess._core.graph._host import HOST_GRAPHS as _HOST_GRAPHS
-from jaxsess._core.graph._lowering import VARIABLE_OP, Lowering, Plan, PlanFn, prune
+from jaxsess._core.graph._lowering import VARIABLE_OP, Lowering, Plan, PlanFn, Slot, prune
 from jaxsess._core.graph._placement import PlacementOptions, slot_placement
 from jaxsess._core.graph._plan import build_plan
 from jaxsess._core.graph._sparse import SparseTensor
@@ -98,7 +98,7 @@ def _c_hot_path(method: _F) -> _F:
 _Invoke = Callable[[list[Any]], tuple[Any, ...]]
 # What the C hot path runs for a stateful plan on the default device, as
 # Session._call does: (plan.fn, donated slots, kept slots, written slots).
-_Step = tuple[PlanFn, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]
+_Step = tuple[PlanFn, tuple[Slot, ...], tuple[Slot, ...], tuple[Slot, ...]]
 
 
 class _Invoker(NamedTuple):

@@ -1,7 +1,7 @@
-"""Lowering: a pruned graph becomes one pure, jitted JAX function.
+"""Lowering: a pruned graph becomes one pure JAX function.
 
 A :class:`Lowering` is made once per (fetches, feeds, targets) signature
-(:func:`lower`), the first stages of a :class:`Plan`'s pipeline
+(:func:`lower`), the first stages of a plan's pipeline
 (:func:`jaxsess._core.graph._plan.build_plan`):
 
 1. **prune** — keep the ops the fetches and targets need (through data and
@@ -14,8 +14,9 @@ A :class:`Lowering` is made once per (fetches, feeds, targets) signature
    (fetches, new_state)`` (:func:`pure_function`), which the later stages
    place and compile, donating the state buffers the run overwrites.
 
-Both are frozen: a :class:`Plan` is a :class:`Lowering` with the compiled
-functions that run it, built once and never changed.
+A ``Lowering`` is frozen, and so is the plan made of it
+(:class:`jaxsess._core.graph._plan.Plan`: a ``Lowering`` with the compiled
+functions that run it).
 
 A plan that holds a 64-bit type anywhere (an op's input or output, a
 variable, a feed) has ``x64`` set: sessions trace and call it under JAX's
@@ -59,12 +60,11 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess._core import dtypes as _dtypes, errors as errors
-from jaxsess._core.graph._compile import Compiled
 from jaxsess._core.graph._graph import Operation, Tensor
 from jaxsess._core.graph._host import device_lowering, is_host_op
 
 __all__ = [
-    "Lowering", "Plan", "Part", "lower", "pure_function", "RunContext", "EagerStateContext", "Evaluator",
+    "Lowering", "lower", "pure_function", "RunContext", "EagerStateContext", "Evaluator",
     "assigned_value", "Slot", "RngSlot", "VarSpec", "PlanFn", "TraceHook",
 ]
 
@@ -349,35 +349,6 @@ def _op_failed(op: Operation, e: Exception) -> errors.OpError:
 
 
 @dataclass(frozen=True, eq=False)
-class Part:
-    """One device's share of a plan placed on several devices (made by
-    :func:`jaxsess._core.graph._partition.partition_plan`).
-
-    Attributes:
-      device: the JAX device the part runs on.
-      ops: its ops, in creation order.
-      in_tensors: values it reads from feeds or from earlier parts.
-      in_assigns: assign ops of earlier parts whose written values it reads.
-      in_slots: state slots whose start-of-run values it reads.
-      out_tensors: values later parts or the fetches need.
-      out_assigns: its assign ops whose values later parts or the new state need.
-      out_slots: the rng slots of its random ops (it returns their next counters).
-      fn: the compiled ``(in values, in assigns, in slots) -> (out values,
-        out assigns, new counters)``, committed to ``device``.
-    """
-
-    device: jax.Device
-    ops: list[Operation]
-    in_tensors: list[Tensor]
-    in_assigns: list[Operation]
-    in_slots: list[Slot]
-    out_tensors: list[Tensor]
-    out_assigns: list[Operation]
-    out_slots: list[RngSlot]
-    fn: Compiled
-
-
-@dataclass(frozen=True, eq=False)
 class Lowering:
     """A run signature pruned and its state resolved (:func:`lower`): what
     its plan computes, before anything is placed or compiled.
@@ -441,46 +412,6 @@ class Lowering:
             else:
                 new_state.append(assigned_value(ev.assigned, self.final_assign[slot], slot))
         return out, new_state
-
-
-@dataclass(frozen=True, eq=False)
-class Plan(Lowering):
-    """A lowered, placed and compiled run signature: its :class:`Lowering`
-    and the functions that run it, built once by
-    :func:`jaxsess._core.graph._plan.build_plan` and never changed.
-
-    Attributes:
-      pure_fn: the pure ``(donated, kept, feeds) -> (fetch values, new
-        state)`` that every compiled form traces.
-      jitted: the single compiled program of the whole plan (what
-        ``Session.lower`` lowers): over a mesh, the SPMD program with its
-        shardings; for a plan split over devices, undonated.
-      fn: what a run calls, same signature: ``jitted``, or (``custom_call``)
-        a Python function that prepares sharded feeds or runs the ``parts``.
-      flat: a stateless plan on the default device: the compiled function
-        of the feed values alone (``fn(*feeds)``, no argument pytrees) that
-        returns the fetched values, or with one fetch its array itself;
-        ``None`` for other plans.
-      device: the one device the plan runs on when it is not the default.
-      parts: the per-device parts of a plan placed on several devices.
-      custom_call: whether ``fn`` is a Python function rather than ``jitted``.
-    """
-
-    pure_fn: PlanFn
-    jitted: Compiled
-    fn: PlanFn
-    flat: Compiled | None = None
-    device: jax.Device | None = None
-    parts: list[Part] | None = None
-    custom_call: bool = False
-
-    def clear_cache(self) -> None:
-        """Frees every executable compiled for this plan (at close, on eviction)."""
-        self.jitted.clear_cache()
-        if self.flat is not None:
-            self.flat.clear_cache()
-        for part in self.parts or ():
-            part.fn.clear_cache()
 
 
 def prune(

@@ -23,7 +23,6 @@ from jaxsess._core.graph._lowering import (
     VARIABLE_OP,
     Evaluator,
     Lowering,
-    Part,
     PlanFn,
     RngSlot,
     Slot,
@@ -33,6 +32,35 @@ from jaxsess._core.graph._lowering import (
 )
 
 __all__ = ["Part", "partition_plan", "parts_runner"]
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """One device's share of a plan placed on several devices (made by
+    :func:`jaxsess._core.graph._partition.partition_plan`).
+
+    Attributes:
+      device: the JAX device the part runs on.
+      ops: its ops, in creation order.
+      in_tensors: values it reads from feeds or from earlier parts.
+      in_assigns: assign ops of earlier parts whose written values it reads.
+      in_slots: state slots whose start-of-run values it reads.
+      out_tensors: values later parts or the fetches need.
+      out_assigns: its assign ops whose values later parts or the new state need.
+      out_slots: the rng slots of its random ops (it returns their next counters).
+      fn: the compiled ``(in values, in assigns, in slots) -> (out values,
+        out assigns, new counters)``, committed to ``device``.
+    """
+
+    device: jax.Device
+    ops: list[Operation]
+    in_tensors: list[Tensor]
+    in_assigns: list[Operation]
+    in_slots: list[Slot]
+    out_tensors: list[Tensor]
+    out_assigns: list[Operation]
+    out_slots: list[RngSlot]
+    fn: Compiled
 
 
 @dataclass(eq=False)

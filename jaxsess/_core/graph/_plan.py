@@ -1,6 +1,6 @@
-"""The plan pipeline: prune → lower → place → partition → compile, once.
+"""The frozen Plan, and the pipeline that builds it: prune → lower → place → partition → compile.
 
-:func:`build_plan` is the only maker of a :class:`~jaxsess._core.graph._lowering.Plan`.
+:func:`build_plan` is the only maker of a :class:`Plan`.
 Each stage returns a new frozen value and the plan is constructed once at the
 end; nothing assigns to it afterwards:
 
@@ -20,17 +20,58 @@ end; nothing assigns to it afterwards:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import jax
 
 from jaxsess._core.graph._compile import Compiled, CompilerOptions, compile_function
 from jaxsess._core.graph._graph import Operation, Tensor
-from jaxsess._core.graph._lowering import Lowering, Part, Plan, PlanFn, TraceHook, lower, pure_function
-from jaxsess._core.graph._partition import partition_plan, parts_runner
+from jaxsess._core.graph._lowering import Lowering, PlanFn, TraceHook, lower, pure_function
+from jaxsess._core.graph._partition import Part, partition_plan, parts_runner
 from jaxsess._core.graph._placement import PlacementOptions, place_plan, sharded_runner
 
-__all__ = ["build_plan"]
+__all__ = ["Plan", "build_plan"]
+
+
+@dataclass(frozen=True, eq=False)
+class Plan(Lowering):
+    """A lowered, placed and compiled run signature: its :class:`Lowering`
+    and the functions that run it, built once by
+    :func:`build_plan` and never changed.
+
+    Attributes:
+      pure_fn: the pure ``(donated, kept, feeds) -> (fetch values, new
+        state)`` that every compiled form traces.
+      jitted: the single compiled program of the whole plan (what
+        ``Session.lower`` lowers): over a mesh, the SPMD program with its
+        shardings; for a plan split over devices, undonated.
+      fn: what a run calls, same signature: ``jitted``, or (``custom_call``)
+        a Python function that prepares sharded feeds or runs the ``parts``.
+      flat: a stateless plan on the default device: the compiled function
+        of the feed values alone (``fn(*feeds)``, no argument pytrees) that
+        returns the fetched values, or with one fetch its array itself;
+        ``None`` for other plans.
+      device: the one device the plan runs on when it is not the default.
+      parts: the per-device parts of a plan placed on several devices.
+      custom_call: whether ``fn`` is a Python function rather than ``jitted``.
+    """
+
+    pure_fn: PlanFn
+    jitted: Compiled
+    fn: PlanFn
+    flat: Compiled | None = None
+    device: jax.Device | None = None
+    parts: list[Part] | None = None
+    custom_call: bool = False
+
+    def clear_cache(self) -> None:
+        """Frees every executable compiled for this plan (at close, on eviction)."""
+        self.jitted.clear_cache()
+        if self.flat is not None:
+            self.flat.clear_cache()
+        for part in self.parts or ():
+            part.fn.clear_cache()
 
 
 def build_plan(

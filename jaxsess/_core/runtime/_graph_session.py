@@ -2,7 +2,7 @@
 
 ``run`` normalises fetches and feeds, looks the (fetches, feeds, targets)
 signature up in the session's plan cache (building and jitting a
-:class:`~jaxsess._core.graph._lowering.Plan` on a miss), calls the jitted function
+:class:`~jaxsess._core.graph._plan.Plan` on a miss), calls the jitted function
 with the session's state buffers and the feeds, swaps in the new state and
 hands the results back in the fetch structure: host NumPy values owned by the
 caller, as TF1 (or, with ``device_fetches=True``, ``jax.Array``s owned by the
@@ -38,9 +38,9 @@ from jaxsess._core.graph._compile import Compiled, CompilerOptions
 from jaxsess._core.graph._device import log_placement
 from jaxsess._core.graph._graph import Graph, Operation, Tensor, get_default_graph
 from jaxsess._core.graph._host import HOST_GRAPHS as _HOST_GRAPHS
-from jaxsess._core.graph._lowering import VARIABLE_OP, Lowering, Plan, PlanFn, Slot, prune
+from jaxsess._core.graph._lowering import VARIABLE_OP, Lowering, PlanFn, Slot, prune
 from jaxsess._core.graph._placement import PlacementOptions, slot_placement
-from jaxsess._core.graph._plan import build_plan
+from jaxsess._core.graph._plan import Plan, build_plan
 from jaxsess._core.graph._sparse import SparseTensor
 from jaxsess._core.runtime import _host_run as _host_run
 from jaxsess._core.runtime._fetch import (

@@ -43,6 +43,7 @@ NO_IMPORTS_IN_FUNCTIONS = ["."]  # the whole package (it was 42 imports inside f
 # graph/, bottom to top: a module imports only modules before it (type-only
 # imports under ``if TYPE_CHECKING:`` aside: they load nothing).
 GRAPH_ORDER = [
+    "_compile",  # the core's one compile site (imports nothing)
     "_tf2",  # the TF2-behaviour and control-flow-v2 switches (imports nothing)
     "_shape",  # TensorShape, Dimension
     "_device",  # device strings: parse, merge, resolve to JAX devices
@@ -55,6 +56,7 @@ GRAPH_ORDER = [
     "_lowering",  # Plan: prune, resolve state, one jitted function
     "_partition",  # the per-device split of a plan
     "_placement",  # placement and sharding decisions
+    "_plan",  # the plan pipeline: lower, place, partition, compile
 ]
 
 

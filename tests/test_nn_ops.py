@@ -14,7 +14,7 @@ import pytest
 
 import jaxsess as tf
 from jaxsess import losses, math as tfmath, nn
-from jaxsess._core.graph._lowering import build_plan
+from jaxsess._core.graph._plan import build_plan
 from jaxsess._tf1.ops import array_ops as A, math_ops, nn_ops
 
 

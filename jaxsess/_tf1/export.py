@@ -42,7 +42,7 @@ import numpy as np
 
 from jaxsess._core._context import VariableStore
 from jaxsess._core.graph._graph import Graph, Operation, Tensor, get_default_graph
-from jaxsess._core.graph._lowering import Plan, build_plan
+from jaxsess._core.graph._plan import Plan, build_plan
 from jaxsess._core.runtime._fetch import Fetches, check_unique, feed_keys, split_leaves
 from jaxsess._core.runtime._graph_session import Session
 from jaxsess._core.runtime._session import get_default_session

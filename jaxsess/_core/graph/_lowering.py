@@ -1,6 +1,8 @@
-"""Lowering: a pruned graph becomes one pure, jitted JAX function.
+"""Lowering: a pruned graph becomes one pure JAX function.
 
-A :class:`Plan` is built once per (fetches, feeds, targets) signature:
+A :class:`Lowering` is made once per (fetches, feeds, targets) signature
+(:func:`lower`), the first stages of a plan's pipeline
+(:func:`jaxsess._core.graph._plan.build_plan`):
 
 1. **prune** — keep the ops the fetches and targets need (through data and
    control inputs), stopping at fed tensors;
@@ -8,9 +10,13 @@ A :class:`Plan` is built once per (fetches, feeds, targets) signature:
 3. **resolve state** — decide, for every read of a variable, which value it
    sees (see below), which variables the plan must read at the start of the
    run, which it writes, and which random ops it draws from;
-4. **build** ``fn(donated_state, kept_state, feeds) ->
-   (fetches, new_state)`` and ``jax.jit`` it, donating the state buffers the
-   run overwrites.
+4. **pure function** — ``fn(donated_state, kept_state, feeds) ->
+   (fetches, new_state)`` (:func:`pure_function`), which the later stages
+   place and compile, donating the state buffers the run overwrites.
+
+A ``Lowering`` is frozen, and so is the plan made of it
+(:class:`jaxsess._core.graph._plan.Plan`: a ``Lowering`` with the compiled
+functions that run it).
 
 A plan that holds a 64-bit type anywhere (an op's input or output, a
 variable, a feed) has ``x64`` set: sessions trace and call it under JAX's
@@ -46,8 +52,8 @@ same seeds repeats the sequence).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeAlias
 
 import jax
 import jax.numpy as jnp
@@ -58,14 +64,31 @@ from jaxsess._core.graph._graph import Operation, Tensor
 from jaxsess._core.graph._host import device_lowering, is_host_op
 
 __all__ = [
-    "Plan", "build_plan", "RunContext", "EagerStateContext", "Evaluator",
-    "assigned_value",
+    "Lowering", "lower", "pure_function", "RunContext", "EagerStateContext", "Evaluator",
+    "assigned_value", "Slot", "RngSlot", "VarSpec", "PlanFn", "TraceHook",
 ]
 
 VARIABLE_OP = "VariableV2"
 
+# A state slot: a variable's ``VariableV2`` op, or ``("rng", op)``, the draw
+# counter of a random op (see the module docstring).
+RngSlot: TypeAlias = tuple[str, Operation]
+Slot: TypeAlias = Operation | RngSlot
+# A variable's static shape (``None``: unknown rank; a ``None`` dimension:
+# unknown size) and NumPy dtype.
+VarSpec: TypeAlias = tuple[tuple[int | None, ...] | None, np.dtype[Any]]
+# A plan's pure function and every form of it that a run calls:
+# ``(donated state, kept state, feeds) -> (fetch values, new state)``, each a
+# tuple of arrays, the state in the order of ``donated``/``kept``/``written``.
+PlanFn: TypeAlias = Callable[
+    [tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]], tuple[tuple[Any, ...], tuple[Any, ...]]
+]
+# Called with the feed values (tracers) each time a plan's pure function is
+# traced: a compile, or a load from the persistent compilation cache.
+TraceHook: TypeAlias = Callable[[Sequence[Any]], None]
 
-def rng_slot(op: Operation) -> tuple[str, Operation]:
+
+def rng_slot(op: Operation) -> RngSlot:
     return ("rng", op)
 
 
@@ -108,7 +131,7 @@ class Evaluator:
       assigned: assign op -> the value it wrote.
     """
 
-    def __init__(self, plan: Plan, state: dict[Any, Any], env: dict[Tensor, Any]) -> None:
+    def __init__(self, plan: Lowering, state: dict[Slot, Any], env: dict[Tensor, Any]) -> None:
         self.plan = plan
         self.state = state
         self.env = env
@@ -325,80 +348,49 @@ def _op_failed(op: Operation, e: Exception) -> errors.OpError:
     )
 
 
-@dataclass(eq=False)
-class Part:
-    """One device's share of a plan placed on several devices (made by
-    :func:`jaxsess._core.graph._partition.partition_plan`).
-
-    Attributes:
-      device: the JAX device the part runs on.
-      ops: its ops, in creation order.
-      in_tensors: values it reads from feeds or from earlier parts.
-      in_assigns: assign ops of earlier parts whose written values it reads.
-      in_slots: state slots whose start-of-run values it reads.
-      out_tensors: values later parts or the fetches need.
-      out_assigns: its assign ops whose values later parts or the new state need.
-      out_slots: the rng slots of its random ops (it returns their next counters).
-      fn: ``jax.jit`` of ``(in values, in assigns, in slots) -> (out values,
-        out assigns, new counters)``, compiled for ``device``.
-    """
-
-    device: Any
-    ops: list[Operation]
-    in_tensors: list[Tensor] = field(default_factory=list)
-    in_assigns: list[Operation] = field(default_factory=list)
-    in_slots: list[Any] = field(default_factory=list)
-    out_tensors: list[Tensor] = field(default_factory=list)
-    out_assigns: list[Operation] = field(default_factory=list)
-    out_slots: list[Any] = field(default_factory=list)
-    fn: Any = None
-
-
-@dataclass(eq=False)
-class Plan:
-    """A lowered, cached run signature.
+@dataclass(frozen=True, eq=False)
+class Lowering:
+    """A run signature pruned and its state resolved (:func:`lower`): what
+    its plan computes, before anything is placed or compiled.
 
     Attributes:
       fetches: unique fetched tensors, in order.
-      feeds: fed tensors, in the order of the jitted function's feed argument.
+      feeds: fed tensors, in the order of the plan function's feed argument.
+      targets: the ops run for their effects.
       ops: the pruned ops, in topological (creation) order.
+      read_source: ``(consumer, variable) -> assign``: the assign whose value
+        a read sees (absent: the value at the start of the run).
+      var_specs: each variable the plan touches -> its shape and dtype.
       start_vars: variables whose start-of-run value the plan reads.
-      written: state slots the plan writes (variables, then rng counters).
+      written: state slots the plan writes (the donated slots first, see
+        :func:`lower`).
+      final_assign: each written variable -> its last assign.
+      fetch_views: fetch index -> the reference variable whose end-of-run
+        value that fetch is (:func:`ref_view`).
+      rng_ops: random ops (their counters are in ``written`` and ``donated``).
       donated: the start-state slots also written (donated to the call).
       kept: the start-state slots only read.
-      rng_ops: random ops (their counters are in ``written`` and ``start``).
-      fn: the jitted ``(donated, kept, feeds) -> (fetch values, new state)``,
-        or a Python function of the same signature (``custom_call``) that
-        runs per-device parts (:func:`jaxsess._core.graph._partition.partition_plan`)
-        or prepares sharded arguments first.
-      jitted: the single jitted function of the whole plan (what
-        ``Session.lower`` lowers).
-      parts: the per-device parts of a plan placed on several devices.
+      stateful: whether the plan reads or writes any state.
+      x64: whether a tensor, variable or feed of the plan is 64-bit.
     """
 
     fetches: list[Tensor]
     feeds: list[Tensor]
     targets: list[Operation]
     ops: list[Operation]
-    read_source: dict[tuple[Operation, Operation], Operation] = field(default_factory=dict)
-    var_specs: dict[Operation, tuple[Any, Any]] = field(default_factory=dict)
-    start_vars: list[Operation] = field(default_factory=list)
-    written: list[Any] = field(default_factory=list)
-    final_assign: dict[Operation, Operation] = field(default_factory=dict)
-    fetch_views: dict[int, Operation] = field(default_factory=dict)
-    rng_ops: list[Operation] = field(default_factory=list)
-    donated: list[Any] = field(default_factory=list)
-    kept: list[Any] = field(default_factory=list)
-    fn: Callable[..., Any] | None = None
-    pure_fn: Callable[..., Any] | None = None
-    device: Any = None
-    stateful: bool = False
-    jitted: Any = None
-    parts: list[Part] | None = None
-    custom_call: bool = False
-    x64: bool = False
+    read_source: dict[tuple[Operation, Operation], Operation]
+    var_specs: dict[Operation, VarSpec]
+    start_vars: list[Operation]
+    written: list[Slot]
+    final_assign: dict[Operation, Operation]
+    fetch_views: dict[int, Operation]
+    rng_ops: list[Operation]
+    donated: list[Slot]
+    kept: list[Slot]
+    stateful: bool
+    x64: bool
 
-    def evaluate(self, state: dict[Any, Any], feeds: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    def evaluate(self, state: dict[Slot, Any], feeds: Sequence[Any]) -> tuple[list[Any], list[Any]]:
         """The pure body: values of ``fetches`` and of ``written`` slots."""
         env = dict(zip(self.feeds, feeds))
         ev = Evaluator(self, state, env)
@@ -498,10 +490,21 @@ def ref_view(t: Tensor, fed: set[Tensor] | frozenset[Tensor] = frozenset()) -> O
     return var
 
 
-def resolve_state(plan: Plan) -> None:
-    """Fills the state fields of ``plan`` (see the module docstring)."""
-    ops = plan.ops
-    fed = set(plan.feeds)
+def lower(fetches: Sequence[Tensor], feeds: Sequence[Tensor], targets: Sequence[Operation]) -> Lowering:
+    """Prunes the graph to one run signature and resolves its state (see the
+    module docstring): the first stage of a plan.
+
+    Raises:
+      InvalidArgumentError: a placeholder the fetches need is not fed.
+    """
+    fetches, feeds, targets = list(fetches), list(feeds), list(targets)
+    fed = set(feeds)
+    pruned = prune(fetches, targets, fed, device=True)
+    for op in pruned:
+        if op.type == "Placeholder" and op.outputs[0] not in fed:
+            raise _missing_feed(op.outputs[0])
+    read_source: dict[tuple[Operation, Operation], Operation] = {}
+    var_specs: dict[Operation, VarSpec] = {}
     # latest[op]: var -> latest assign among op's ancestors (and op itself).
     latest: dict[Operation, dict[Operation, Operation]] = {}
     writes_any = False
@@ -510,6 +513,7 @@ def resolve_state(plan: Plan) -> None:
     rng_ops: list[Operation] = []
     empty: dict[Operation, Operation] = {}
     nested: set[Operation] = set()
+    ops = pruned
     todo = list(ops)
     while todo:
         op = todo.pop()
@@ -524,7 +528,7 @@ def resolve_state(plan: Plan) -> None:
         ops = sorted(set(ops) | nested, key=lambda o: o._id)
     for op in ops:
         if op.type == VARIABLE_OP:
-            plan.var_specs[op] = (op.attrs["shape"].as_tuple(), op.attrs["dtype"].np_dtype)
+            var_specs[op] = _var_spec(op)
         merged: dict[Operation, Operation] | None = None
         if writes_any:
             for src in [t.op for t in op.inputs] + op.control_inputs:
@@ -543,101 +547,105 @@ def resolve_state(plan: Plan) -> None:
             if t.op.type == VARIABLE_OP and i not in op._op_def.ref_inputs:
                 src_assign = merged.get(t.op) if merged else None
                 if src_assign is not None:
-                    plan.read_source[(op, t.op)] = src_assign
+                    read_source[(op, t.op)] = src_assign
                 else:
                     start[t.op] = None
-                plan.var_specs.setdefault(
-                    t.op, (t.op.attrs["shape"].as_tuple(), t.op.attrs["dtype"].np_dtype)
-                )
+                if t.op not in var_specs:
+                    var_specs[t.op] = _var_spec(t.op)
         if op._op_def.reads_ref:
             var = op.inputs[op._op_def.ref_inputs[0]].op
             src_assign = merged.get(var) if merged else None
             if src_assign is not None:
-                plan.read_source[(op, var)] = src_assign
+                read_source[(op, var)] = src_assign
             else:
                 start[var] = None
-        targets = _assign_targets(op)
-        if targets:
+        targets_of = _assign_targets(op)
+        if targets_of:
             writes_any = True
             merged = dict(merged) if merged else {}
-        for var in targets:
-            plan.var_specs.setdefault(var, (var.attrs["shape"].as_tuple(), var.attrs["dtype"].np_dtype))
-            merged[var] = op  # type: ignore[index]
-            if var not in final or op._id > final[var]._id:
-                final[var] = op
+            for var in targets_of:
+                if var not in var_specs:
+                    var_specs[var] = _var_spec(var)
+                merged[var] = op
+                if var not in final or op._id > final[var]._id:
+                    final[var] = op
         if op._op_def.random:
             rng_ops.append(op)
         latest[op] = merged if merged else empty
-    for t in plan.fetches:
+    for t in fetches:
         if t.op.type == VARIABLE_OP and t not in fed:
             start[t.op] = None
-            plan.var_specs.setdefault(t.op, (t.op.attrs["shape"].as_tuple(), t.op.attrs["dtype"].np_dtype))
-    plan.start_vars = list(start)
-    plan.final_assign = final
-    for i, t in enumerate(plan.fetches):
-        var = None if t in fed else ref_view(t, fed)
-        if var is not None and var in final:
-            plan.fetch_views[i] = var
-    plan.rng_ops = rng_ops
-    writes = list(final) + [rng_slot(op) for op in rng_ops]
-    written = set(writes)
-    start_slots = plan.start_vars + [rng_slot(op) for op in rng_ops]
-    plan.donated = [s for s in start_slots if s in written]
-    plan.kept = [s for s in start_slots if s not in written]
+            if t.op not in var_specs:
+                var_specs[t.op] = _var_spec(t.op)
+    start_vars = list(start)
+    fetch_views: dict[int, Operation] = {}
+    for i, t in enumerate(fetches):
+        view = None if t in fed else ref_view(t, fed)
+        if view is not None and view in final:
+            fetch_views[i] = view
+    writes: list[Slot] = [*final, *(rng_slot(op) for op in rng_ops)]
+    written_set = set(writes)
+    start_slots: list[Slot] = [*start_vars, *(rng_slot(op) for op in rng_ops)]
+    donated = [s for s in start_slots if s in written_set]
+    kept = [s for s in start_slots if s not in written_set]
     # The new state comes out in the donated order, then the slots written
     # without being read: ``jax.jit`` pairs each donated buffer with the first
     # output of its shape and dtype, in order, so another order would alias
     # one variable's new value to another's old buffer, and XLA then copies
     # every such input and output (a 20-layer MLP's Adam step: 197 copies).
-    donated = set(plan.donated)
-    plan.written = plan.donated + [s for s in writes if s not in donated]
-    plan.stateful = bool(plan.written or plan.start_vars)
+    donated_set = set(donated)
+    written = donated + [s for s in writes if s not in donated_set]
+    return Lowering(
+        fetches=fetches,
+        feeds=feeds,
+        targets=targets,
+        ops=pruned,
+        read_source=read_source,
+        var_specs=var_specs,
+        start_vars=start_vars,
+        written=written,
+        final_assign=final,
+        fetch_views=fetch_views,
+        rng_ops=rng_ops,
+        donated=donated,
+        kept=kept,
+        stateful=bool(written or start_vars),
+        x64=_needs_x64(fetches, feeds, var_specs, pruned),
+    )
 
 
-def build_plan(
-    fetches: Sequence[Tensor],
-    feeds: Sequence[Tensor],
-    targets: Sequence[Operation],
-    *,
-    jit_kwargs: dict[str, Any] | None = None,
-) -> Plan:
-    """Prunes, resolves state and builds the jitted function of one signature.
+def pure_function(lowering: Lowering, on_trace: TraceHook | None = None) -> PlanFn:
+    """The pure function of ``lowering``: ``(donated, kept, feeds) -> (fetch
+    values, new state)``, which calls ``on_trace(feeds)`` each time it is traced."""
+    donated, kept, evaluate = lowering.donated, lowering.kept, lowering.evaluate
 
-    Raises:
-      InvalidArgumentError: a placeholder the fetches need is not fed.
-    """
-    fed = set(feeds)
-    ops = prune(fetches, targets, fed, device=True)
-    for op in ops:
-        if op.type == "Placeholder" and op.outputs[0] not in fed:
-            raise _missing_feed(op.outputs[0])
-    plan = Plan(list(fetches), list(feeds), list(targets), ops)
-    resolve_state(plan)
-    plan.x64 = _needs_x64(plan)
-    donated, kept = plan.donated, plan.kept
-
-    def pure(donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]) -> Any:
-        state = dict(zip(donated, donated_vals))
+    def pure(
+        donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        if on_trace is not None:
+            on_trace(feed_vals)
+        state: dict[Slot, Any] = dict(zip(donated, donated_vals))
         state.update(zip(kept, kept_vals))
-        out, new_state = plan.evaluate(state, feed_vals)
+        out, new_state = evaluate(state, feed_vals)
         return tuple(out), tuple(new_state)
 
-    plan.pure_fn = pure
-    kwargs = dict(jit_kwargs or {})
-    if donated:
-        kwargs.setdefault("donate_argnums", (0,))
-    plan.fn = plan.jitted = jax.jit(pure, **kwargs)
-    return plan
+    return pure
 
 
-def _needs_x64(plan: Plan) -> bool:
-    """Whether any tensor, variable or feed of ``plan`` has a 64-bit dtype."""
+def _var_spec(var: Operation) -> VarSpec:
+    return (var.attrs["shape"].as_tuple(), var.attrs["dtype"].np_dtype)
+
+
+def _needs_x64(
+    fetches: Sequence[Tensor], feeds: Sequence[Tensor], var_specs: dict[Operation, VarSpec], ops: Sequence[Operation]
+) -> bool:
+    """Whether any tensor, variable or feed of a plan has a 64-bit dtype."""
     wide = _dtypes.is_64bit
-    if any(wide(t.dtype) for t in plan.feeds) or any(wide(t.dtype) for t in plan.fetches):
+    if any(wide(t.dtype) for t in feeds) or any(wide(t.dtype) for t in fetches):
         return True
-    if any(wide(dtype) for _, dtype in plan.var_specs.values()):
+    if any(wide(dtype) for _, dtype in var_specs.values()):
         return True
-    for op in _closure(plan.ops):
+    for op in _closure(ops):
         if any(wide(t.dtype) for t in op.outputs) or any(wide(t.dtype) for t in op.inputs):
             return True
     return False

@@ -1,46 +1,92 @@
 """The per-device split of a plan whose ops are placed on several devices.
 
-:func:`partition_plan` cuts a :class:`~jaxsess._core.graph._lowering.Plan` into
-:class:`Part` s, one jitted function per device and dependency step, and
-installs a runner of the same signature as the plan's single jitted function
-as ``plan.fn``. Where ops go is decided by :mod:`jaxsess._core.graph._placement`.
+:func:`partition_plan` cuts a :class:`~jaxsess._core.graph._lowering.Lowering`
+into :class:`Part` s, one compiled function per device and dependency step;
+:func:`parts_runner` runs them with the signature of the plan's single
+program (it becomes the plan's ``fn``). Where ops go is decided by
+:mod:`jaxsess._core.graph._placement`; the pipeline that assembles the plan is
+:func:`jaxsess._core.graph._plan.build_plan`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 
+from jaxsess._core.graph._compile import Compiled, compile_function
 from jaxsess._core.graph._graph import Operation, Tensor
 from jaxsess._core.graph._lowering import (
     VARIABLE_OP,
     Evaluator,
-    Part,
-    Plan,
+    Lowering,
+    PlanFn,
+    RngSlot,
+    Slot,
     _closure,
     assigned_value,
     rng_slot,
 )
 
-__all__ = ["Part", "partition_plan"]
+__all__ = ["Part", "partition_plan", "parts_runner"]
 
 
-def partition_plan(plan: Plan, device_of: Callable[[Operation], Any]) -> list[Part]:
-    """Splits ``plan`` into per-device jitted parts and installs a runner as ``plan.fn``.
+@dataclass(frozen=True, eq=False)
+class Part:
+    """One device's share of a plan placed on several devices (made by
+    :func:`jaxsess._core.graph._partition.partition_plan`).
+
+    Attributes:
+      device: the JAX device the part runs on.
+      ops: its ops, in creation order.
+      in_tensors: values it reads from feeds or from earlier parts.
+      in_assigns: assign ops of earlier parts whose written values it reads.
+      in_slots: state slots whose start-of-run values it reads.
+      out_tensors: values later parts or the fetches need.
+      out_assigns: its assign ops whose values later parts or the new state need.
+      out_slots: the rng slots of its random ops (it returns their next counters).
+      fn: the compiled ``(in values, in assigns, in slots) -> (out values,
+        out assigns, new counters)``, committed to ``device``.
+    """
+
+    device: jax.Device
+    ops: list[Operation]
+    in_tensors: list[Tensor]
+    in_assigns: list[Operation]
+    in_slots: list[Slot]
+    out_tensors: list[Tensor]
+    out_assigns: list[Operation]
+    out_slots: list[RngSlot]
+    fn: Compiled
+
+
+@dataclass(eq=False)
+class _Share:
+    """A :class:`Part` while :func:`partition_plan` works out what it reads and hands on."""
+
+    device: jax.Device
+    ops: list[Operation]
+    in_tensors: list[Tensor] = field(default_factory=list)
+    in_assigns: list[Operation] = field(default_factory=list)
+    in_slots: list[Slot] = field(default_factory=list)
+    out_tensors: list[Tensor] = field(default_factory=list)
+    out_assigns: list[Operation] = field(default_factory=list)
+    out_slots: list[RngSlot] = field(default_factory=list)
+
+
+def partition_plan(plan: Lowering, device_of: Callable[[Operation], jax.Device]) -> list[Part]:
+    """Splits ``plan`` into per-device parts, each compiled for its device.
 
     Ops go to ``device_of(op)``. Taken in topological (creation) order, an
     op joins the latest part of its device unless that would make the parts
     depend on each other in a cycle (the part would need, through another
     device, a value computed after it); then it opens a new part. So a
     chain that crosses from one device to another and back makes three
-    parts, and independent work on one device shares a part. The runner
-    (``plan.fn``, same signature as the single jitted function) calls the
-    parts in a topological order, moving each part's inputs to its device
-    with ``jax.device_put`` (dispatch is asynchronous, so parts on different
-    devices with no dependency between them overlap). Nothing is donated.
+    parts, and independent work on one device shares a part. The parts come
+    in a topological order (see :func:`parts_runner`).
     """
     ops = plan.ops
     fed = set(plan.feeds)
@@ -64,9 +110,9 @@ def partition_plan(plan: Plan, device_of: Callable[[Operation], Any]) -> list[Pa
             if owner is not None:
                 reads_after.setdefault(owner, set()).add(src)
     groups: list[list[Operation]] = []
-    group_dev: list[Any] = []
+    group_dev: list[jax.Device] = []
     anc: list[set[int]] = []  # transitive ancestors of each group
-    by_device: dict[Any, list[int]] = {}
+    by_device: dict[jax.Device, list[int]] = {}
     group_of: dict[Operation, int] = {}
     for op in ops:
         d = device_of(op)
@@ -98,10 +144,10 @@ def partition_plan(plan: Plan, device_of: Callable[[Operation], Any]) -> list[Pa
         group_of[op] = chosen
     # An ancestor has strictly fewer ancestors: sorting by that count is a topological order.
     order = sorted(range(len(groups)), key=lambda i: (len(anc[i]), i))
-    parts = [Part(device=group_dev[i], ops=groups[i]) for i in order]
-    part_of: dict[Operation, Part] = {op: p for p in parts for op in p.ops}
+    parts = [_Share(device=group_dev[i], ops=groups[i]) for i in order]
+    part_of: dict[Operation, _Share] = {op: p for p in parts for op in p.ops}
 
-    def note_read(part: Part, consumer: Operation, var: Operation) -> None:
+    def note_read(part: _Share, consumer: Operation, var: Operation) -> None:
         src = plan.read_source.get((consumer, var))
         if src is None:
             if var not in part.in_slots:
@@ -160,20 +206,30 @@ def partition_plan(plan: Plan, device_of: Callable[[Operation], Any]) -> list[Pa
         p = part_of[a]
         if a not in p.out_assigns:
             p.out_assigns.append(a)
-    for part in parts:
-        part.fn = _jit_part(plan, part)
-    plan.parts = parts
-    plan.fn = _parts_runner(plan, parts)
-    plan.custom_call = True
-    return parts
+    return [
+        Part(
+            device=p.device,
+            ops=p.ops,
+            in_tensors=p.in_tensors,
+            in_assigns=p.in_assigns,
+            in_slots=p.in_slots,
+            out_tensors=p.out_tensors,
+            out_assigns=p.out_assigns,
+            out_slots=p.out_slots,
+            fn=_compile_part(plan, p),
+        )
+        for p in parts
+    ]
 
 
-def _jit_part(plan: Plan, part: Part) -> Any:
+def _compile_part(plan: Lowering, part: _Share) -> Compiled:
     in_tensors, in_assigns, in_slots = part.in_tensors, part.in_assigns, part.in_slots
     out_tensors, out_assigns, out_slots = part.out_tensors, part.out_assigns, part.out_slots
     ops = part.ops
 
-    def run(in_vals: tuple[Any, ...], assign_vals: tuple[Any, ...], slot_vals: tuple[Any, ...]) -> Any:
+    def run(
+        in_vals: tuple[Any, ...], assign_vals: tuple[Any, ...], slot_vals: tuple[Any, ...]
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
         env = dict(zip(in_tensors, in_vals))
         state = dict(zip(in_slots, slot_vals))
         ev = Evaluator(plan, state, env)
@@ -186,22 +242,29 @@ def _jit_part(plan: Plan, part: Part) -> Any:
         )
 
     sharding = jax.sharding.SingleDeviceSharding(part.device)
-    return jax.jit(run, in_shardings=sharding, out_shardings=sharding)
+    return compile_function(run, in_shardings=sharding, out_shardings=sharding)
 
 
-def _parts_runner(plan: Plan, parts: list[Part]) -> Callable[..., Any]:
+def parts_runner(plan: Lowering, parts: list[Part]) -> PlanFn:
+    """A function of the signature of ``plan``'s single program that runs
+    ``parts`` (from :func:`partition_plan`) in their topological order,
+    moving each part's inputs to its device with ``jax.device_put``
+    (dispatch is asynchronous, so parts on different devices with no
+    dependency between them overlap). Nothing is donated."""
     donated, kept = plan.donated, plan.kept
     feeds = plan.feeds
     fetches = plan.fetches
     written = plan.written
     final = plan.final_assign
 
-    def runner(donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]) -> Any:
-        state = dict(zip(donated, donated_vals))
+    def runner(
+        donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        state: dict[Slot, Any] = dict(zip(donated, donated_vals))
         state.update(zip(kept, kept_vals))
         values: dict[Tensor, Any] = dict(zip(feeds, feed_vals))
         assigned: dict[Operation, Any] = {}
-        new_slots: dict[Any, Any] = {}
+        new_slots: dict[Slot, Any] = {}
         for part in parts:
             d = part.device
             args = jax.device_put(
@@ -229,9 +292,4 @@ def _parts_runner(plan: Plan, parts: list[Part]) -> Callable[..., Any]:
         new_state = [new_slots[s] if isinstance(s, tuple) else assigned_value(assigned, final[s], s) for s in written]
         return tuple(out), tuple(new_state)
 
-    def clear_cache() -> None:
-        for part in parts:
-            part.fn.clear_cache()
-
-    runner.clear_cache = clear_cache  # type: ignore[attr-defined]
     return runner

@@ -1,14 +1,17 @@
-"""Placement and sharding: where a plan's ops and state run, and how the plan is called.
+"""Placement and sharding: where a plan's ops and state run.
 
-A graph session hands each new :class:`~jaxsess._core.graph._lowering.Plan` to
-:func:`place_plan`, which completes it for where it runs:
+:func:`place_plan` decides, for a :class:`~jaxsess._core.graph._lowering.Lowering`,
+the :class:`Placement` the pipeline (:func:`jaxsess._core.graph._plan.build_plan`)
+then partitions and compiles:
 
-* one device (the common case): ``plan.fn`` stays the plan's single jitted
-  function; ``plan.device`` is set when that device is not the default;
-* ops (or the state they touch) on several devices: the plan is split into
-  per-device parts (:func:`jaxsess._core.graph._partition.partition_plan`);
-* a session over a mesh: ``plan.fn`` is one SPMD program with the mesh's
-  in/out shardings (:func:`shard_plan`).
+* one device (the common case): the plan is its single compiled program;
+  ``Placement.device`` is set when that device is not the default;
+* ops (or the state they touch) on several devices: ``Placement.device_of``
+  says where each op runs, and the plan is split into per-device parts
+  (:func:`jaxsess._core.graph._partition.partition_plan`);
+* a session over a mesh: the plan is one SPMD program with the mesh's
+  in/out shardings (``Placement.mesh``, :func:`shard_plan`), called through
+  :func:`sharded_runner`.
 
 Device strings resolve as TF1 (:mod:`jaxsess._core.graph._device`): an unknown
 device raises ``InvalidArgumentError`` unless soft placement is on; with
@@ -17,44 +20,87 @@ device raises ``InvalidArgumentError`` unless soft placement is on; with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import jax
 from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from jaxsess._core import distributed as _distributed, errors as errors
+from jaxsess._core.graph._compile import Compiled
 from jaxsess._core.graph._device import default_device, log_placement, resolve_device, tf_device_name
 from jaxsess._core.graph._graph import Operation
-from jaxsess._core.graph._lowering import Plan
-from jaxsess._core.graph._partition import partition_plan
+from jaxsess._core.graph._lowering import Lowering, PlanFn, Slot
 
-__all__ = ["place_plan", "shard_plan", "slot_placement", "named_sharding", "check_seeded"]
+__all__ = [
+    "Placement", "PlacementOptions", "MeshShardings", "place_plan", "shard_plan", "sharded_runner",
+    "slot_placement", "named_sharding", "check_seeded",
+]
+
+# A sharding that replicates (JAX leaves ``PartitionSpec.__init__`` unannotated).
+_REPLICATED: PartitionSpec = PartitionSpec()  # type: ignore[no-untyped-call]
 
 
-def place_plan(
-    plan: Plan, *, mesh: Mesh | None, allow_soft_placement: bool, log_device_placement: bool
-) -> None:
+class PlacementOptions(NamedTuple):
+    """How a session places its plans (its ``mesh`` and ``ConfigProto``)."""
+
+    mesh: Mesh | None = None
+    allow_soft_placement: bool = False
+    log_device_placement: bool = False
+
+
+class MeshShardings(NamedTuple):
+    """A plan's SPMD program over ``mesh`` (made by :func:`shard_plan`).
+
+    Attributes:
+      mesh: the session's mesh.
+      in_shardings: ``(donated state, kept state, feeds)``, one sharding each.
+      out_shardings: ``(fetches, new state)``: fetches left to XLA (``None``).
+    """
+
+    mesh: Mesh
+    in_shardings: tuple[tuple[NamedSharding, ...], tuple[NamedSharding, ...], tuple[NamedSharding, ...]]
+    out_shardings: tuple[tuple[None, ...], tuple[NamedSharding, ...]]
+
+
+class Placement(NamedTuple):
+    """Where a plan runs (made by :func:`place_plan`); at most one field is set.
+
+    Attributes:
+      device: the one device all its ops run on, when not the default device.
+      device_of: ops on several devices: the device of each op (the plan is
+        partitioned).
+      mesh: a session over a mesh: the shardings of its SPMD program.
+    """
+
+    device: jax.Device | None = None
+    device_of: Callable[[Operation], jax.Device] | None = None
+    mesh: MeshShardings | None = None
+
+
+def place_plan(plan: Lowering, options: PlacementOptions) -> Placement:
     """Resolves the devices of ``plan``'s ops and picks how it runs (see the module docstring).
 
     An op on a variable's reference (an assign) runs where the variable lives.
 
     Raises:
       InvalidArgumentError: an op or variable names a device that does not
-        exist and ``allow_soft_placement`` is off (names the op).
-      ValueError: with ``mesh``, a sharding names an axis the mesh lacks.
+        exist and ``allow_soft_placement`` is off (names the op); over a mesh
+        of several processes, a random op has no seed.
+      ValueError: with a mesh, a sharding names an axis the mesh lacks.
     """
+    mesh, log_device_placement = options.mesh, options.log_device_placement
     if mesh is not None:
-        shard_plan(plan, mesh)
+        shardings = shard_plan(plan, mesh)
         if log_device_placement:
             where = f"mesh {dict(mesh.shape)} over " + ", ".join(tf_device_name(d) for d in mesh.devices.flat)
             log_placement([f"{op.name}: ({op.type}): {where}" for op in plan.ops])
-        return
-    soft = allow_soft_placement
-    explicit: dict[Operation, Any] = {}
-    var_devices: dict[Operation, Any] = {}
+        return Placement(mesh=shardings)
+    soft = options.allow_soft_placement
+    explicit: dict[Operation, jax.Device] = {}
+    var_devices: dict[Operation, jax.Device | None] = {}
 
-    def var_device(var: Operation) -> Any:
+    def var_device(var: Operation) -> jax.Device | None:
         if var not in var_devices:
             var_devices[var] = resolve_device(var.device, var.name, allow_soft_placement=soft)
         return var_devices[var]
@@ -75,35 +121,37 @@ def place_plan(
     # Where the state the plan reads or writes lives (unplaced: the default device).
     state_devices = {var_device(v) or default for v in [*plan.start_vars, *plan.final_assign]}
     if len(devices) <= 1 and state_devices <= (devices or {default}):
-        plan.device = next(iter(explicit.values())) if explicit else None
+        device = next(iter(explicit.values())) if explicit else None
         if log_device_placement:
-            name = tf_device_name(plan.device or default)
+            name = tf_device_name(device or default)
             log_placement([f"{op.name}: ({op.type}): {name}" for op in plan.ops])
-        return
-    partition_plan(plan, lambda op: explicit.get(op, default))
-    plan.device = None
+        return Placement(device=device)
     if log_device_placement:
         log_placement([f"{op.name}: ({op.type}): {tf_device_name(explicit.get(op, default))}" for op in plan.ops])
 
+    def device_of(op: Operation) -> jax.Device:
+        return explicit.get(op, default)
 
-def shard_plan(plan: Plan, mesh: Mesh) -> None:
-    """Makes ``plan.fn`` (and ``plan.jitted``) one SPMD program over ``mesh``.
+    return Placement(device_of=device_of)
+
+
+def shard_plan(plan: Lowering, mesh: Mesh) -> MeshShardings:
+    """The shardings that make ``plan`` one SPMD program over ``mesh``.
 
     Variables take the sharding of their ``sharding`` attribute (replicated
     when unset), placeholders theirs, rng counters are replicated; fetches
     are left to XLA. Over several processes each process feeds its local
-    part of a global array (:func:`jaxsess._core.distributed.local_to_global`).
+    part of a global array (see :func:`sharded_runner`).
 
     Raises:
       ValueError: a sharding names an axis ``mesh`` lacks (names the node).
       InvalidArgumentError: over several processes, a random op has no seed.
     """
-    assert plan.pure_fn is not None
     if mesh.is_multi_process:
         check_seeded(plan.rng_ops)
-    replicated = NamedSharding(mesh, PartitionSpec())
+    replicated = NamedSharding(mesh, _REPLICATED)
 
-    def slot_sharding(slot: Any) -> Any:
+    def slot_sharding(slot: Slot) -> NamedSharding:
         if isinstance(slot, tuple):  # an rng counter
             return replicated
         return named_sharding(mesh, slot.attrs.get("sharding"), slot.name)
@@ -115,29 +163,35 @@ def shard_plan(plan: Plan, mesh: Mesh) -> None:
         for t in plan.feeds
     )
     written = tuple(slot_sharding(s) for s in plan.written)
-    kwargs: dict[str, Any] = {
-        "in_shardings": (donated, kept, feeds),
-        "out_shardings": (tuple(None for _ in plan.fetches), written),
-    }
-    if plan.donated:
-        kwargs["donate_argnums"] = (0,)
-    jitted = jax.jit(plan.pure_fn, **kwargs)
-    plan.jitted = jitted
-    feed_shardings = feeds
+    return MeshShardings(mesh, (donated, kept, feeds), (tuple(None for _ in plan.fetches), written))
 
-    def call(donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]) -> Any:
-        if mesh.is_multi_process:  # each process feeds its local part of a global array
-            return jitted(donated_vals, kept_vals, tuple(map(_distributed.local_to_global, feed_vals, feed_shardings)))
+
+def sharded_runner(jitted: Compiled, shardings: MeshShardings) -> PlanFn:
+    """A function of ``jitted``'s signature (a plan's SPMD program) that
+    first brings the feeds to their shardings: over several processes each
+    process feeds its local part of a global array
+    (:func:`jaxsess._core.distributed.local_to_global`); else a fed
+    ``jax.Array`` committed elsewhere moves to its sharding (NumPy values
+    are placed by the call)."""
+    multi_process = shardings.mesh.is_multi_process
+    feed_shardings = shardings.in_shardings[2]
+
+    def call(
+        donated_vals: tuple[Any, ...], kept_vals: tuple[Any, ...], feed_vals: tuple[Any, ...]
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        out: tuple[tuple[Any, ...], tuple[Any, ...]]
+        if multi_process:  # each process feeds its local part of a global array
+            out = jitted(donated_vals, kept_vals, tuple(map(_distributed.local_to_global, feed_vals, feed_shardings)))
+            return out
         # Feeds committed elsewhere move to their sharding (numpy values are placed by jit).
         vals = tuple(
             jax.device_put(v, sh) if isinstance(v, jax.Array) and v.sharding != sh else v
             for v, sh in zip(feed_vals, feed_shardings, strict=False)
         )
-        return jitted(donated_vals, kept_vals, vals)
+        out = jitted(donated_vals, kept_vals, vals)
+        return out
 
-    call.clear_cache = jitted.clear_cache  # type: ignore[attr-defined]
-    plan.fn = call
-    plan.custom_call = True
+    return call
 
 
 def slot_placement(slot: Any, *, mesh: Mesh | None, allow_soft_placement: bool) -> Any:
@@ -161,7 +215,7 @@ def named_sharding(mesh: Mesh, spec: PartitionSpec | None, name: str) -> NamedSh
       ValueError: ``spec`` names an axis the mesh does not have (names the node ``name``).
     """
     if spec is None:
-        spec = PartitionSpec()
+        spec = _REPLICATED
     for entry in spec:
         for axis in entry if isinstance(entry, tuple) else (entry,):
             if axis is not None and axis not in mesh.axis_names:

@@ -17,6 +17,7 @@ import jax
 
 from jaxsess._core import _context as _context, errors as errors
 from jaxsess._core._config import ConfigProto
+from jaxsess._core.graph._compile import compile_function
 from jaxsess._core.graph._graph import Tensor
 from jaxsess._core.graph._lowering import EagerStateContext
 from jaxsess._core.runtime._resources import ResourceCleanupStrategy, jit_returns_input_buffers
@@ -133,7 +134,7 @@ class EagerSession(BaseSession):
         if fn is None:
             if len(cache) >= _MAX_OP_CACHE:
                 cache.pop(next(iter(cache)))
-            fn = cache[key] = jax.jit(_bound(*key))
+            fn = cache[key] = compile_function(_bound(*key))
         return fn
 
     def _on_close(self) -> None:

@@ -2,7 +2,7 @@
 
 ``run`` normalises fetches and feeds, looks the (fetches, feeds, targets)
 signature up in the session's plan cache (building and jitting a
-:class:`~jaxsess._core.graph._lowering.Plan` on a miss), calls the jitted function
+:class:`~jaxsess._core.graph._plan.Plan` on a miss), calls the jitted function
 with the session's state buffers and the feeds, swaps in the new state and
 hands the results back in the fetch structure: host NumPy values owned by the
 caller, as TF1 (or, with ``device_fetches=True``, ``jax.Array``s owned by the
@@ -34,11 +34,13 @@ from jaxsess._core import (
     errors as errors,
 )
 from jaxsess._core._config import ConfigProto, enable_compilation_cache
+from jaxsess._core.graph._compile import Compiled, CompilerOptions
 from jaxsess._core.graph._device import log_placement
 from jaxsess._core.graph._graph import Graph, Operation, Tensor, get_default_graph
 from jaxsess._core.graph._host import HOST_GRAPHS as _HOST_GRAPHS
-from jaxsess._core.graph._lowering import VARIABLE_OP, Plan, build_plan, prune
-from jaxsess._core.graph._placement import place_plan, slot_placement
+from jaxsess._core.graph._lowering import VARIABLE_OP, Lowering, PlanFn, Slot, prune
+from jaxsess._core.graph._placement import PlacementOptions, slot_placement
+from jaxsess._core.graph._plan import Plan, build_plan
 from jaxsess._core.graph._sparse import SparseTensor
 from jaxsess._core.runtime import _host_run as _host_run
 from jaxsess._core.runtime._fetch import (
@@ -78,7 +80,7 @@ RECOMPILE_WARN_AFTER = 5
 # Philox loops of random initialisers faster again: a TF1 tutorial's five
 # initialisation plans took 1.2-2.2 s each, and the whole program 36 s -> 31 s.
 INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS = 4 * 1024 * 1024
-_FAST_COMPILE = {"xla_backend_optimization_level": 0, "xla_cpu_use_fusion_emitters": False}
+_FAST_COMPILE: CompilerOptions = {"xla_backend_optimization_level": 0, "xla_cpu_use_fusion_emitters": False}
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -92,16 +94,39 @@ def _c_hot_path(method: _F) -> _F:
     return cast(_F, functools.update_wrapper(_c_hot.HotRun(method), method))
 
 
-def _in_x64(invoke: Callable[[list[Any]], tuple[Any, ...]]) -> Callable[[list[Any]], tuple[Any, ...]]:
+# A cache hit's call of a plan: converted feed values -> the plan's device results.
+_Invoke = Callable[[list[Any]], tuple[Any, ...]]
+# What the C hot path runs for a stateful plan on the default device, as
+# Session._call does: (plan.fn, donated slots, kept slots, written slots).
+_Step = tuple[PlanFn, tuple[Slot, ...], tuple[Slot, ...], tuple[Slot, ...]]
+
+
+class _Invoker(NamedTuple):
+    """How a plan cache entry calls its plan (made by ``Session._invoker``).
+
+    Attributes:
+      invoke: the call every cache hit can make.
+      flat: a stateless plan's flat compiled function of the feeds
+        (``Plan.flat``) that a hit may call instead of ``invoke``; ``None``
+        when ``invoke`` does more (x64 scope, feed permutation, host outputs).
+      single: ``flat`` returns the one fetched array itself.
+      step: for the C hot path, see :data:`_Step`; ``None`` when ``invoke``
+        is not exactly ``Session._call``.
+    """
+
+    invoke: _Invoke
+    flat: Compiled | None = None
+    single: bool = False
+    step: _Step | None = None
+
+
+def _in_x64(invoke: _Invoke) -> _Invoke:
     """``invoke`` traced and called under JAX's scoped x64 mode (this thread only)."""
 
     def call(vals: list[Any]) -> tuple[Any, ...]:
         with _dtypes.x64_scope():
             return invoke(vals)
 
-    jitted = getattr(invoke, "jitted", None)
-    if jitted is not None:
-        call.jitted = jitted  # type: ignore[attr-defined]  # its cache is cleared at close
     return call
 
 
@@ -176,15 +201,14 @@ class _Entry(NamedTuple):
     step: tuple[Any, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]] | None
 
     @classmethod
-    def of(cls, plan: Plan, positions: list[Any] | None, invoke: Callable[[list[Any]], tuple[Any, ...]],
-           feeds: Sequence[Tensor]) -> _Entry:
-        # set by _plain_invoker on the stateless fast path only (not for x64 plans: they need the scope)
-        jitted = None if plan.x64 else getattr(invoke, "jitted", None)
-        one = getattr(invoke, "single", False)
+    def of(cls, plan: Plan, positions: list[Any] | None, invoker: _Invoker, feeds: Sequence[Tensor]) -> _Entry:
+        # the flat function of the stateless fast path (not for x64 plans: they need the scope)
+        flat = None if plan.x64 else invoker.flat
+        one = invoker.single
         return cls(
-            plan, positions, invoke, tuple(feeds), feeds_fit(feeds), None if one else jitted,
-            jitted if one else None, plan.parts is not None or jit_returns_input_buffers(), feeds_fit_spec(feeds),
-            getattr(invoke, "step", None),
+            plan, positions, invoker.invoke, tuple(feeds), feeds_fit(feeds), None if one else flat,
+            flat if one else None, plan.parts is not None or jit_returns_input_buffers(), feeds_fit_spec(feeds),
+            invoker.step,
         )
 
     def feed_values(self, values: Sequence[Any]) -> Sequence[Any]:
@@ -198,11 +222,9 @@ _PLAIN_LEAVES = frozenset((Tensor, Operation))
 
 
 def _clear_caches(entry: _Entry) -> None:
-    """Frees the compiled executables of a plan cache entry."""
-    plan = entry.plan
-    for fn in (plan.fn, plan.jitted, getattr(entry.invoke, "jitted", None)):
-        with contextlib.suppress(Exception):
-            fn.clear_cache()  # type: ignore[union-attr]
+    """Frees the compiled executables of a plan cache entry (all its plan's)."""
+    with contextlib.suppress(Exception):
+        entry.plan.clear_cache()
 
 
 if _c_hot is not None:
@@ -594,9 +616,8 @@ class Session(BaseSession):
         def permuted(vals: list[Any]) -> tuple[Any, ...]:
             return invoke([vals[i] for i in order])
 
-        # No ``jitted`` attribute: make_callable's direct path would skip the permutation
-        # (the executables are freed through the sorted entry).
-        alias = _Entry.of(plan, positions, permuted, feed_keys)
+        # No flat function: make_callable's direct path would skip the permutation.
+        alias = _Entry.of(plan, positions, _Invoker(permuted), feed_keys)
         self._store(key, alias)
         return alias
 
@@ -697,34 +718,42 @@ class Session(BaseSession):
     def _build(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> _Entry:
         fetch_tensors, targets, positions = split_leaves(leaves)
         check_unique(feed_keys)
-        plan = build_plan(fetch_tensors, feed_keys, targets)
-        # Every jitted form of the plan traces through plan.evaluate: hook it
-        # to see compilations (through a weak reference: no session cycle).
-        evaluate = plan.evaluate
+        # Every compiled form of the plan traces its pure function: the hook
+        # sees compilations (through a weak reference: no session cycle). A
+        # plan is traced when first called, after build_plan has returned it.
         ref = weakref.ref(self)
+        built: list[Plan] = []
 
-        def traced(state: dict[Any, Any], feeds: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+        def on_trace(feeds: Sequence[Any]) -> None:
             session = ref()
-            if session is not None:
-                session._on_trace(plan, feeds)
-            return evaluate(state, feeds)
+            if session is not None and built:
+                session._on_trace(built[0], feeds)
 
-        plan.evaluate = traced  # type: ignore[method-assign]
-        if plan.pure_fn is not None and self._is_small_init(plan):
-            plan.fn = plan.jitted = jax.jit(
-                plan.pure_fn, donate_argnums=(0,) if plan.donated else (), compiler_options=_FAST_COMPILE
-            )
-        self._place(plan)
+        cfg = self._config
+        plan = build_plan(
+            fetch_tensors,
+            feed_keys,
+            targets,
+            placement=PlacementOptions(self._mesh, cfg.allow_soft_placement, cfg.log_device_placement),
+            compiler_options=self._compiler_options,
+            on_trace=on_trace,
+        )
+        built.append(plan)
         all_tensors = all(p is not None for p in positions) and positions == list(range(len(positions)))
-        invoke = self._invoker(plan)
+        invoker = self._invoker(plan)
         host = [(i, t.op) for i, t in enumerate(fetch_tensors) if t.op._op_def.host_output is not None]
-        if host:
-            invoke = _with_host_outputs(invoke, host)
-        entry = _Entry.of(plan, None if all_tensors else positions, invoke, feed_keys)
+        if host:  # the flat function and the step would skip the host conversions
+            invoker = _Invoker(_with_host_outputs(invoker.invoke, host))
+        entry = _Entry.of(plan, None if all_tensors else positions, invoker, feed_keys)
         self._store(key, entry)
         return entry
 
-    def _is_small_init(self, plan: Plan) -> bool:
+    def _compiler_options(self, lowering: Lowering) -> CompilerOptions | None:
+        """The XLA options of a new plan's program: fast compilation for a
+        small initialisation plan, else JAX's defaults."""
+        return _FAST_COMPILE if self._is_small_init(lowering) else None
+
+    def _is_small_init(self, plan: Lowering) -> bool:
         """Whether ``plan`` initialises variables (see ``INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS``)."""
         if plan.fetches or plan.feeds or not plan.final_assign or plan.start_vars:
             return False
@@ -733,44 +762,36 @@ class Session(BaseSession):
         total = 0
         for v in plan.final_assign:
             shape = plan.var_specs.get(v, (None, None))[0]
-            if shape is None or any(d is None for d in shape):
+            dims = [d for d in shape or () if d is not None]
+            if shape is None or len(dims) != len(shape):
                 return False
-            total += int(np.prod(shape, dtype=np.int64))
+            total += int(np.prod(dims, dtype=np.int64))
         return total <= INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS
-
-    def _place(self, plan: Plan) -> None:
-        """Completes ``plan`` for where it runs (:func:`jaxsess._core.graph._placement.place_plan`)."""
-        cfg = self._config
-        place_plan(
-            plan,
-            mesh=self._mesh,
-            allow_soft_placement=cfg.allow_soft_placement,
-            log_device_placement=cfg.log_device_placement,
-        )
 
     def _slot_placement(self, slot: Any) -> Any:
         """Where a state slot's value lives (:func:`jaxsess._core.graph._placement.slot_placement`)."""
         return slot_placement(slot, mesh=self._mesh, allow_soft_placement=self._config.allow_soft_placement)
 
-    def _invoker(self, plan: Plan) -> Callable[[list[Any]], tuple[Any, ...]]:
+    def _invoker(self, plan: Plan) -> _Invoker:
         """The function a cache hit calls: converted feed values -> the plan's
         device results (not adopted: the caller copies them to the host or
         adopts them, see :meth:`_adopt`).
 
-        A stateless plan on the default device gets a jitted function of flat
-        positional feeds (JAX's C++ dispatch path, no nested argument
-        pytrees) that returns only the fetches. Other plans get a call of
+        A stateless plan on the default device calls its flat function of
+        positional feeds (``Plan.flat``: JAX's C++ dispatch path, no nested
+        argument pytrees) that returns only the fetches. Other plans get a call of
         :meth:`_call` through a weak reference, so that the plan cache never
         makes the session part of a reference cycle. A plan holding a 64-bit
         type is traced and called under JAX's scoped x64 mode
         (:func:`jaxsess._core.dtypes.x64_scope`); other plans pay nothing for it.
         """
-        if plan.x64:
-            return _in_x64(self._plain_invoker(plan))
+        if plan.x64:  # the flat function and the C hot path's step would skip the scope
+            return _Invoker(_in_x64(self._plain_invoker(plan).invoke))
         return self._plain_invoker(plan)
 
-    def _plain_invoker(self, plan: Plan) -> Callable[[list[Any]], tuple[Any, ...]]:
-        if plan.stateful or plan.device is not None or plan.custom_call:
+    def _plain_invoker(self, plan: Plan) -> _Invoker:
+        flat = plan.flat
+        if flat is None:  # stateful, on another device, or a custom call
             ref = weakref.ref(self)
 
             def call(vals: list[Any]) -> tuple[Any, ...]:
@@ -779,44 +800,28 @@ class Session(BaseSession):
                     raise _closed_error()
                 return session._call(plan, vals)
 
+            step: _Step | None = None
             if plan.stateful and plan.device is None:  # what the C hot path runs as _call does (_Entry.step)
-                call.step = (  # type: ignore[attr-defined]
-                    plan.fn, tuple(plan.donated), tuple(plan.kept), tuple(plan.written)
-                )
-            return call
-        pure = plan.pure_fn
-        assert pure is not None
+                step = (plan.fn, tuple(plan.donated), tuple(plan.kept), tuple(plan.written))
+            return _Invoker(call, step=step)
 
-        if len(plan.fetches) == 1:  # the jitted function returns the array itself: no output pytree
-
-            def flat(*feeds: Any) -> Any:
-                return pure((), (), feeds)[0][0]
-
-            fn = jax.jit(flat)
+        if len(plan.fetches) == 1:  # the flat function returns the array itself: no output pytree
 
             def invoke(vals: list[Any]) -> tuple[Any, ...]:
                 try:
-                    return (fn(*vals),)
+                    return (flat(*vals),)
                 except ValueError as e:
-                    return (_on_one_device(fn, vals, e),)
+                    return (_on_one_device(flat, vals, e),)
 
-            invoke.jitted = fn  # type: ignore[attr-defined]  # its cache is cleared at close
-            invoke.single = True  # type: ignore[attr-defined]
-            return invoke
-
-        def flat_all(*feeds: Any) -> Any:
-            return pure((), (), feeds)[0]
-
-        fn_all = jax.jit(flat_all)
+            return _Invoker(invoke, flat, single=True)
 
         def invoke_all(vals: list[Any]) -> tuple[Any, ...]:
             try:
-                return fn_all(*vals)  # type: ignore[no-any-return]
+                return flat(*vals)  # type: ignore[no-any-return]
             except ValueError as e:
-                return _on_one_device(fn_all, vals, e)  # type: ignore[no-any-return]
+                return _on_one_device(flat, vals, e)  # type: ignore[no-any-return]
 
-        invoke_all.jitted = fn_all  # type: ignore[attr-defined]  # its cache is cleared at close
-        return invoke_all
+        return _Invoker(invoke_all, flat)
 
     def _call(self, plan: Plan, feed_vals: list[Any]) -> tuple[Any, ...]:
         registry = self._registry
@@ -1072,9 +1077,7 @@ class Session(BaseSession):
         with self._state_lock:
             donated = tuple(self._state_spec(plan, slot) for slot in plan.donated)
             kept = tuple(self._state_spec(plan, slot) for slot in plan.kept)
-        jitted = plan.jitted
-        if plan.parts is not None and plan.pure_fn is not None:  # one program for the whole plan
-            jitted = jax.jit(plan.pure_fn)
+        jitted = plan.jitted  # one program for the whole plan, also when it runs as parts
         with _dtypes.x64_scope() if plan.x64 else contextlib.nullcontext():
             if plan.device is not None:
                 with jax.default_device(plan.device):

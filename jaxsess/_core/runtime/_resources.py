@@ -47,6 +47,7 @@ import jax.numpy as jnp
 from jax import tree_util
 
 from jaxsess._core import errors as errors
+from jaxsess._core.graph._compile import compile_function
 from jaxsess._core.runtime._native import (  # the C safe point (jaxsess/_core/runtime/_hot.c), or None
     hot as _c_hot,
 )
@@ -127,7 +128,7 @@ def jit_returns_input_buffers() -> bool:
     if _jit_forwards is None:
         with jax.ensure_compile_time_eval():  # concrete even when first asked inside a trace
             x = jnp.zeros(2)
-            y = jax.jit(lambda v: v)(x)
+            y = compile_function(lambda v: v)(x)
         kx, ky = buffer_keys(x), buffer_keys(y)
         if not kx or not ky:  # could not tell: compare buffers
             return True

@@ -34,7 +34,8 @@ from jaxsess._core import dtypes as _dtypes, errors as errors
 from jaxsess._core.graph._builder import apply_op, constant_value, convert_to_tensor, placeholder, to_numpy
 from jaxsess._core.graph._graph import Graph, Tensor, get_default_graph
 from jaxsess._core.graph._host import host_impl, is_host_op
-from jaxsess._core.graph._lowering import build_plan, prune
+from jaxsess._core.graph._lowering import Slot, prune, rng_slot
+from jaxsess._core.graph._plan import build_plan
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.data import _structure as nest
 from jaxsess._tf1.data._iterator import Iterator
@@ -766,8 +767,11 @@ class _Traced:
                 "jaxsess traces it into its own graph, which holds no variables."
             )
         self._plan = plan
-        self._counters = {slot: 0 if slot[1].attrs.get("seeded", True) else _pyrandom.randint(0, 2**31 - 1)
-                          for slot in plan.donated + plan.kept}
+        # Its state is its random ops' counters (in the order of plan.donated + plan.kept).
+        self._counters: dict[Slot, int] = {
+            rng_slot(op): 0 if op.attrs.get("seeded", True) else _pyrandom.randint(0, 2**31 - 1)
+            for op in plan.rng_ops
+        }
 
     def __call__(self, element: Element, run: RunContext | None = None) -> Element:
         env: dict[Tensor, Any] = dict(self._consts)

@@ -1,0 +1,170 @@
+"""The frozen Plan, and the pipeline that builds it: prune → lower → place → partition → compile.
+
+:func:`build_plan` is the only maker of a :class:`Plan`.
+Each stage returns a new frozen value and the plan is constructed once at the
+end; nothing assigns to it afterwards:
+
+1. **prune, lower** (:func:`~jaxsess._core.graph._lowering.lower`): the
+   ops a signature needs and its resolved state, a ``Lowering``; its pure
+   function (:func:`~jaxsess._core.graph._lowering.pure_function`);
+2. **place** (:func:`~jaxsess._core.graph._placement.place_plan`): one
+   device, several (each op's), or a mesh's shardings;
+3. **partition** (:func:`~jaxsess._core.graph._partition.partition_plan`):
+   per-device parts, for a plan on several devices;
+4. **compile** (:func:`~jaxsess._core.graph._compile.compile_function`, the
+   core's one compile site): the plan's program, donating the state it
+   overwrites; its parts; for a stateless plan on the default device, the
+   flat function of its feeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import jax
+
+from jaxsess._core.graph._compile import Compiled, CompilerOptions, compile_function
+from jaxsess._core.graph._graph import Operation, Tensor
+from jaxsess._core.graph._lowering import Lowering, PlanFn, TraceHook, lower, pure_function
+from jaxsess._core.graph._partition import Part, partition_plan, parts_runner
+from jaxsess._core.graph._placement import PlacementOptions, place_plan, sharded_runner
+
+__all__ = ["Plan", "build_plan"]
+
+
+@dataclass(frozen=True, eq=False)
+class Plan(Lowering):
+    """A lowered, placed and compiled run signature: its :class:`Lowering`
+    and the functions that run it, built once by
+    :func:`build_plan` and never changed.
+
+    Attributes:
+      pure_fn: the pure ``(donated, kept, feeds) -> (fetch values, new
+        state)`` that every compiled form traces.
+      jitted: the single compiled program of the whole plan (what
+        ``Session.lower`` lowers): over a mesh, the SPMD program with its
+        shardings; for a plan split over devices, undonated.
+      fn: what a run calls, same signature: ``jitted``, or (``custom_call``)
+        a Python function that prepares sharded feeds or runs the ``parts``.
+      flat: a stateless plan on the default device: the compiled function
+        of the feed values alone (``fn(*feeds)``, no argument pytrees) that
+        returns the fetched values, or with one fetch its array itself;
+        ``None`` for other plans.
+      device: the one device the plan runs on when it is not the default.
+      parts: the per-device parts of a plan placed on several devices.
+      custom_call: whether ``fn`` is a Python function rather than ``jitted``.
+    """
+
+    pure_fn: PlanFn
+    jitted: Compiled
+    fn: PlanFn
+    flat: Compiled | None = None
+    device: jax.Device | None = None
+    parts: list[Part] | None = None
+    custom_call: bool = False
+
+    def clear_cache(self) -> None:
+        """Frees every executable compiled for this plan (at close, on eviction)."""
+        self.jitted.clear_cache()
+        if self.flat is not None:
+            self.flat.clear_cache()
+        for part in self.parts or ():
+            part.fn.clear_cache()
+
+
+def build_plan(
+    fetches: Sequence[Tensor],
+    feeds: Sequence[Tensor],
+    targets: Sequence[Operation],
+    *,
+    placement: PlacementOptions | None = None,
+    compiler_options: Callable[[Lowering], CompilerOptions | None] | None = None,
+    on_trace: TraceHook | None = None,
+) -> Plan:
+    """The plan of one run signature (see the module docstring).
+
+    Args:
+      fetches: the unique tensors to fetch, in order.
+      feeds: the fed tensors, in the order the plan's functions take them.
+      targets: the ops to run for their effects.
+      placement: where a session's plans run (its mesh and placement
+        config). ``None``: one program on the default device, whatever
+        device the ops name (exporting, dataset functions).
+      compiler_options: the XLA options of the plan's program, given its
+        lowering (``None``, or when it returns ``None``: JAX's defaults).
+        Used for a program on one device; not for a mesh or for parts.
+      on_trace: called with the feed values each time the plan's pure
+        function is traced (a compile, or a load from the persistent
+        compilation cache).
+
+    Raises:
+      InvalidArgumentError: a placeholder the fetches need is not fed; an op
+        names a device that does not exist (without soft placement).
+      ValueError: over a mesh, a sharding names an axis the mesh lacks.
+    """
+    lowering = lower(fetches, feeds, targets)
+    pure = pure_function(lowering, on_trace)
+    where = place_plan(lowering, placement) if placement is not None else None
+    donate = (0,) if lowering.donated else ()
+    if where is not None and where.mesh is not None:  # one SPMD program over the mesh
+        shardings = where.mesh
+        sharded = compile_function(
+            pure,
+            donate_argnums=donate,
+            in_shardings=shardings.in_shardings,
+            out_shardings=shardings.out_shardings,
+        )
+        return _plan(lowering, pure, sharded, sharded_runner(sharded, shardings), custom_call=True)
+    if where is not None and where.device_of is not None:  # per-device parts
+        parts = partition_plan(lowering, where.device_of)
+        whole = compile_function(pure)  # what Session.lower lowers (placement aside); runs never call it
+        return _plan(lowering, pure, whole, parts_runner(lowering, parts), parts=parts, custom_call=True)
+    options = compiler_options(lowering) if compiler_options is not None else None
+    jitted = compile_function(pure, donate_argnums=donate, compiler_options=options)
+    device = where.device if where is not None else None
+    flat = _flat_function(lowering, pure) if not lowering.stateful and device is None else None
+    return _plan(lowering, pure, jitted, jitted, flat=flat, device=device)
+
+
+def _plan(
+    lowering: Lowering,
+    pure: PlanFn,
+    jitted: Compiled,
+    fn: PlanFn,
+    *,
+    flat: Compiled | None = None,
+    device: jax.Device | None = None,
+    parts: list[Part] | None = None,
+    custom_call: bool = False,
+) -> Plan:
+    # The lowering's fields, as they are, and the compiled functions.
+    return Plan(
+        **vars(lowering),
+        pure_fn=pure,
+        jitted=jitted,
+        fn=fn,
+        flat=flat,
+        device=device,
+        parts=parts,
+        custom_call=custom_call,
+    )
+
+
+def _flat_function(lowering: Lowering, pure: PlanFn) -> Compiled:
+    """A stateless plan's program as a function of the feed values alone
+    (JAX's C++ dispatch path, no nested argument pytrees) that returns the
+    fetched values; with one fetch, the array itself (no output pytree)."""
+    # (The names are the programs' names: in compile logs and cache keys.)
+    if len(lowering.fetches) == 1:
+
+        def flat(*feeds: Any) -> Any:
+            return pure((), (), feeds)[0][0]
+
+        return compile_function(flat)
+
+    def flat_all(*feeds: Any) -> tuple[Any, ...]:
+        return pure((), (), feeds)[0]
+
+    return compile_function(flat_all)

@@ -15,6 +15,8 @@ from jax.experimental.compilation_cache import compilation_cache as cc
 
 import jaxsess as tf
 from jaxsess._core._config import ConfigProto, compilation_cache_dir, enable_compilation_cache
+from jaxsess._core.graph import _compile
+from jaxsess._core.runtime import _graph_session
 
 LOG = ConfigProto(log_compilations=True)
 
@@ -283,3 +285,18 @@ def test_a_compiled_plan_reading_more_variables_is_not_reused() -> None:
         with pytest.raises(tf.errors.FailedPreconditionError):
             s.run([y, uninit], {x: xv})
         np.testing.assert_array_equal(s.run(y, {x: xv}), xv + 1)
+
+
+def test_compiler_options_xla_refuses_are_left_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    # jax 0.11/0.12's XLA refuses xla_cpu_use_fusion_emitters ('No such compile
+    # option'): an option the core picks for compile speed is probed, never assumed.
+    bogus = "xla_jaxsess_no_such_option"
+    assert _compile.supported_compiler_options({bogus: True, "xla_backend_optimization_level": 0}) == {
+        "xla_backend_optimization_level": 0
+    }
+    monkeypatch.setattr(_graph_session, "_FAST_COMPILE", {**_graph_session._FAST_COMPILE, bogus: False})
+    with tf.Graph().as_default():
+        w = tf.Variable(tf.random_normal([3, 2], seed=1), name="w")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())  # an initialisation plan: compiled with the fast options
+            assert sess.run(w).shape == (3, 2)

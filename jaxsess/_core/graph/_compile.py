@@ -15,12 +15,14 @@ first call (or ``lower``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeAlias, cast
 
 import jax
+import numpy as np
 
-__all__ = ["Compiled", "CompilerOptions", "ShardingTree", "compile_function"]
+__all__ = ["Compiled", "CompilerOptions", "ShardingTree", "compile_function", "supported_compiler_options"]
 
 # Shardings of a function's arguments or results: a tree of tuples that
 # follows the structure of the arguments (``None``: left to XLA), or one
@@ -80,3 +82,34 @@ def compile_function(
     if compiler_options is not None:
         options["compiler_options"] = dict(compiler_options)
     return cast(Compiled, jax.jit(fn, **options))
+
+
+@functools.cache
+def _accepts(backend: str, name: str, value: str | bool | int | float) -> bool:
+    """Whether XLA on ``backend`` compiles with the option ``name=value``:
+    compiles a one-op program with it, once per process."""
+    probe = compile_function(lambda x: x + 1, compiler_options={name: value})
+    try:
+        probe.lower(jax.ShapeDtypeStruct((), np.float32)).compile()
+    except Exception:  # XLA refuses an option it does not know: INVALID_ARGUMENT 'No such compile option'
+        return False
+    return True
+
+
+def supported_compiler_options(options: CompilerOptions) -> CompilerOptions:
+    """The options of ``options`` that this jaxlib's XLA accepts on the default backend.
+
+    XLA's options come and go between jaxlib versions (``xla_cpu_use_fusion_emitters``
+    is refused by jax 0.11/0.12's XLA with ``INVALID_ARGUMENT: No such compile
+    option``), so options the core chooses for speed alone are probed once
+    each, and those XLA refuses are left out: the program is the same, only
+    compiled with that version's defaults.
+
+    Args:
+      options: XLA compiler options, as ``jax.jit``'s ``compiler_options``.
+
+    Returns:
+      The accepted options (all of them, in the common case).
+    """
+    backend = jax.default_backend()
+    return {k: v for k, v in options.items() if _accepts(backend, k, v)}

@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 # A sharding that replicates (JAX leaves ``PartitionSpec.__init__`` unannotated).
-_REPLICATED: PartitionSpec = PartitionSpec()  # type: ignore[no-untyped-call]
+_REPLICATED: PartitionSpec = PartitionSpec()
 
 
 class PlacementOptions(NamedTuple):

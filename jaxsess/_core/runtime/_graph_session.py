@@ -34,7 +34,7 @@ from jaxsess._core import (
     errors as errors,
 )
 from jaxsess._core._config import ConfigProto, enable_compilation_cache
-from jaxsess._core.graph._compile import Compiled, CompilerOptions
+from jaxsess._core.graph._compile import Compiled, CompilerOptions, supported_compiler_options
 from jaxsess._core.graph._device import log_placement
 from jaxsess._core.graph._graph import Graph, Operation, Tensor, get_default_graph
 from jaxsess._core.graph._host import HOST_GRAPHS as _HOST_GRAPHS
@@ -751,7 +751,7 @@ class Session(BaseSession):
     def _compiler_options(self, lowering: Lowering) -> CompilerOptions | None:
         """The XLA options of a new plan's program: fast compilation for a
         small initialisation plan, else JAX's defaults."""
-        return _FAST_COMPILE if self._is_small_init(lowering) else None
+        return supported_compiler_options(_FAST_COMPILE) if self._is_small_init(lowering) else None
 
     def _is_small_init(self, plan: Lowering) -> bool:
         """Whether ``plan`` initialises variables (see ``INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS``)."""

@@ -1334,6 +1334,30 @@ def test_one_fetch_of_a_reused_plan_is_its_own_value(path: str) -> None:
                 np.testing.assert_array_equal(np.asarray(out), x3 + 100.0)
 
 
+@pytest.mark.parametrize("path", ["c", "python"])
+def test_an_evicted_plan_is_not_rebuilt_from_a_permuted_entry(path: str) -> None:
+    """A feed_dict in another order than the plan's gets an entry that
+    permutes the feeds (``Session._lookup``). When the plan's own entry is
+    evicted and its key run again, the entry made for it reuses the compiled
+    plan without that permutation (it fed y's value to x: wrong values, or a
+    shape error). Found by tests/test_hot_path.py."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [None, 3], name="x")
+        y = tf.placeholder(tf.float32, [3], name="y")
+        v = tf.Variable(tf.zeros([3]), name="v")
+        a = x * 2.0 + y
+    x2, y3 = np.arange(6, dtype=np.float32).reshape(2, 3), np.array([10, 20, 30], np.float32)
+    with tf.Session(graph=g, config=tf.ConfigProto(plan_cache_size=2)) as sess:
+        run, _ = _hot_paths(sess, path)
+        run(a, {x: x2[:1], y: y3})
+        run(a, {y: y3, x: x2[:1]})  # the permuting entry
+        run(v.initializer)  # evicts the plan's own entry
+        for _ in range(2):
+            np.testing.assert_array_equal(run(a, {x: x2, y: y3}), x2 * 2 + y3)
+            np.testing.assert_array_equal(run(a, {y: y3, x: x2}), x2 * 2 + y3)
+
+
 @pytest.mark.skipif(gs._c_hot is None, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
 def test_c_feed_check_with_unknown_dimensions_is_the_python_predicate() -> None:
     """The C hot path takes a fed array as it is exactly when the entry's

@@ -692,11 +692,13 @@ class Session(BaseSession):
         if not leaves or not all(type(e) is Tensor for e in leaves):
             return None
         wanted = set(leaves)
+        fed = tuple(feeds)
         best: _Entry | None = None
         for entry in list(self._plans.values()):  # a snapshot: run() reorders the cache without the lock
             plan = entry.plan
             if (
                 plan.feeds == feeds
+                and entry.feeds == fed  # not an entry whose invoke permutes the feeds (see _lookup)
                 and not plan.targets
                 and not plan.written
                 and wanted.issubset(plan.fetches)

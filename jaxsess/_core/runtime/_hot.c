@@ -1464,8 +1464,9 @@ gather(PyObject *state, PyObject *slots, int missing_ok)
  * _step_failed: the retry on one device), the new state installed and
  * swapped in the registry (swap_arrays, else registry._swap_pinned).
  * 1: done (*results: the fetched values, or NULL with the error set); 0: not
- * this case, nothing changed (the session closed, a state slot missing: the
- * Python path raises, or creates a random op's counter). */
+ * this case, nothing changed (the session closed, a state slot missing:
+ * run_entry hands the call to _run_entry, whose Session._call raises, or
+ * creates a random op's counter). */
 static int
 state_call(PyObject *session, PyObject *registry, PyObject *step, PyObject *const *vals, Py_ssize_t n,
            PyObject **results)

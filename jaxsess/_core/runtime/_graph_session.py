@@ -570,7 +570,8 @@ class Session(BaseSession):
            as they are when they fit, else converted and checked, TF1's feed
            errors raised here);
         5. the registry's safe point;
-        6. the entry moved to the LRU end (:meth:`_mark_used`);
+        6. the entry moved to the LRU end (gone: evicted meanwhile by another
+           thread), and C's last hit (``_last_hit``) forgotten: it is no longer last;
         7. :func:`_run_entry`: the plan's call and the fetched values.
 
         C leaves the call to this method (declines) before step 4 in a
@@ -600,7 +601,11 @@ class Session(BaseSession):
             return _MISS
         vals = entry.feed_values(values)
         self._registry.safe_point()
-        self._mark_used(key)
+        try:  # not contextlib.suppress: a cache hit's path
+            self._plans.move_to_end(key)
+        except KeyError:  # evicted meanwhile by another thread
+            pass
+        self._last_hit = None  # the key C moved last is no longer last
         return _run_entry(self, entry, vals, self._device_fetches, single, rebuild)
 
     def _run(self, fetches: Any, feed_dict: Any, options: Any = None, run_metadata: Any = None) -> Any:
@@ -644,16 +649,6 @@ class Session(BaseSession):
         same call in every process), see ``fetch_local_shards``."""
         local = self._fetch_local_shards
         return [_distributed.host_value(v, local=local) for v in results]
-
-    def _mark_used(self, key: Any) -> None:
-        """Moves a plan-cache hit to the LRU end (gone: evicted meanwhile by
-        another thread) and forgets the C hot path's last hit, which is no
-        longer the most recently used."""
-        try:  # not contextlib.suppress: a cache hit's path
-            self._plans.move_to_end(key)
-        except KeyError:
-            pass
-        self._last_hit = None
 
     def _lookup(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> _Entry:
         """The plan cache entry for ``key`` = (fetch leaves, feeds in the

@@ -521,7 +521,7 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     /* 5. the registry's safe point */
     if (call_safe_point(registry) < 0)
         goto error;
-    /* 6. the entry moved to the LRU end (_mark_used), remembered as the last hit */
+    /* 6. the entry moved to the LRU end, and remembered as the last hit (_hit forgets it) */
     if (!same) {
         PyObject *moved = PyObject_CallMethodOneArg(plans, s_move_to_end, key);
         if (moved == NULL) {

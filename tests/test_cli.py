@@ -91,7 +91,7 @@ def test_info_says_when_x64_is_off() -> None:
 
 
 def test_info_says_which_hot_path_runs() -> None:
-    assert re.search(r"^hot +C \(jaxsess\._core\.runtime\._hot", run_cli("info").stdout, re.M)
+    assert re.search(r"^hot +C \(jaxsess\._core\.runtime\._hot:", run_cli("info").stdout, re.M)
     off = run_cli("info", env={"JAXSESS_C_HOT_PATH": "0"}).stdout
     assert re.search(r"^hot +Python \(JAXSESS_C_HOT_PATH=0\)$", off, re.M)
 

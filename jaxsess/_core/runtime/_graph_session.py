@@ -227,6 +227,93 @@ def _clear_caches(entry: _Entry) -> None:
         entry.plan.clear_cache()
 
 
+# What Session._hit returns when the call is not a plan-cache hit it takes.
+_MISS: Any = object()
+
+
+def _run_entry(session: Session, entry: _Entry, vals: Sequence[Any], device: bool, single: bool,
+               rebuild: Callable[[list[Any]], Any] | None) -> Any:
+    """Runs a cached plan on feed values it takes as they are and returns what
+    ``run`` (or a ``make_callable`` function) returns: the end of every run
+    of a plan, the cache hits' (:meth:`Session._hit`, make_callable's
+    ``runner``) and a miss's once it has built the plan.
+
+    The one Python copy, and the reference of its C twin ``run_entry`` in
+    ``_hot.c``. The steps, in this order in both:
+
+    1. compiled variants past ``ConfigProto.plan_cache_size`` are freed
+       (:meth:`Session._free_variants`);
+    2. a stateless plan of one fetch whose value is the one asked for
+       (``single``; not gathered from several processes): its flat jitted
+       function ``direct_one(*vals)`` (an error: :func:`_flat_failed`), the
+       array adopted by the registry (``device``) or its host copy
+       (:func:`host_value`), returned; signal handlers are not deferred
+       (no state to split, see :meth:`Session.run`);
+    3. else the plan's results: the flat jitted function of a stateless plan
+       (``direct_one`` or ``direct``, through :func:`_call_flat`, not
+       deferred), or, with signal handlers deferred until the value is
+       made, ``entry.invoke`` (a stateful plan on the default device:
+       :meth:`Session._call`, whose stateful branch C runs as ``state_call``
+       from the entry's ``step``), its error translated
+       (:meth:`BaseSession._raise_translated`);
+    4. host values gathered from every process (multi-process host fetches);
+    5. device results adopted (:meth:`Session._adopt`), else their host
+       copies (one by :func:`host_value`, several by :func:`to_host`);
+    6. the values placed by the entry's ``positions`` (``None``: as they are);
+    7. the first (``single``), the list (``rebuild`` ``None``) or ``rebuild(list)``.
+
+    C runs steps 2 and 3 for ``direct_one``, ``direct`` and ``step``
+    entries with every state slot set, and calls this function for any
+    other entry, when variants are to be freed, or when a slot is missing
+    (the first run of a random op creates its counter in Python); its
+    callers never give it a multi-process session's host fetches.
+    """
+    if session._drop_variants:
+        session._free_variants()
+    fn = entry.direct_one
+    gather = not device and session._multiprocess
+    if fn is not None and single and not gather:
+        try:  # _call_flat, inlined
+            out = fn(*vals)
+        except Exception as e:
+            out = _flat_failed(session, fn, vals, e)
+        if device:  # one fresh array: the registry's inlined case
+            session._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer)
+            return out
+        return host_value(out)
+    held = None
+    try:
+        results: Sequence[Any]
+        if fn is not None:
+            results = (_call_flat(session, fn, vals),)
+        elif entry.direct is not None:
+            results = _call_flat(session, entry.direct, vals)
+        else:
+            held = _signals.defer()
+            try:
+                results = entry.invoke(list(vals))
+            except Exception as e:
+                session._raise_translated(e)  # closed meanwhile; device out of memory
+        if gather:
+            results = session._gather(results)
+        values: list[Any]
+        if device:
+            session._adopt(results, vals, entry.plan)
+            values = list(results)
+        elif len(results) == 1:
+            values = [host_value(results[0])]
+        else:
+            values = to_host(results)
+        positions = entry.positions
+        if positions is not None:  # e.g. a plan of more fetches reused (Session._reuse)
+            values = [None if p is None else values[p] for p in positions]
+        if single:
+            return values[0]
+        return values if rebuild is None else rebuild(values)
+    finally:
+        _signals.deliver(held)
+
+
 if _c_hot is not None:
     _c_hot.configure(
         np_array=np.array,
@@ -239,6 +326,8 @@ if _c_hot is not None:
         deliver=_signals.deliver,
         to_host=to_host,
         step_failed=_step_failed,
+        feed_values=feed_values,
+        run_entry=_run_entry,
         i_plan=_Entry._fields.index("plan"),
         i_positions=_Entry._fields.index("positions"),
         i_fits=_Entry._fields.index("fits"),
@@ -247,6 +336,7 @@ if _c_hot is not None:
         i_direct_one=_Entry._fields.index("direct_one"),
         i_by_buffer=_Entry._fields.index("by_buffer"),
         i_step=_Entry._fields.index("step"),
+        i_feeds=_Entry._fields.index("feeds"),
     )
 
 
@@ -468,134 +558,119 @@ class Session(BaseSession):
         Ctrl-C raises where it lands, as in a plain JAX call (and, as
         anywhere in Python, one landing in a collector callback is lost).
         """
-        # The hot path: one tensor of a stateless plan already compiled (its
-        # flat jitted function). Nothing there changes state or bookkeeping
-        # that a signal could split, so signal handlers are not deferred (two
-        # system calls): a Ctrl-C raises wherever it lands, as in any JAX call.
-        if type(fetches) is Tensor and not self._closed and not self._drop_variants:
-            if feed_dict is None:
-                key: Any = ((fetches,), ())
-                args: Any = ()
-            elif type(feed_dict) is dict:
-                key = ((fetches,), tuple(feed_dict))
-                args = tuple(feed_dict.values())
-            else:
-                key = None
-            plans = self._plans
-            entry = plans.get(key) if key is not None else None
-            if (
-                entry is not None
-                and (fn := entry.direct_one) is not None
-                and not (_HOST_GRAPHS.data and _host_run.needs_host_pass(self._graph))  # type: ignore[attr-defined]
-            ):
-                self._registry.safe_point()
-                self._mark_used(key)
-                vals = args if entry.fits(args) else feed_values(entry.feeds, args)
-                try:  # _call_flat, inlined
-                    out = fn(*vals)
-                except Exception as e:
-                    out = _flat_failed(self, fn, vals, e)
-                if self._device_fetches:  # one fresh array: the registry's inlined case
-                    self._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer)
-                    return out
-                if self._multiprocess:
-                    out = self._gather((out,))[0]
-                if type(out) is bytes:  # a string scalar: already a host value
-                    return out
-                a = np.array(out)
-                return a if a.ndim else a[()]
+        kind = type(fetches)  # the plain fetches (hot_run's first step in _hot.c)
+        if kind is Tensor or kind is Operation:
+            out = self._hit((fetches,), feed_dict, True, None)
+        elif kind is list and fetches and set(map(type, fetches)) <= _PLAIN_LEAVES:
+            out = self._hit(tuple(fetches), feed_dict, False, None)
+        else:
+            out = _MISS
+        if out is not _MISS:
+            return out
         held = _signals.defer()
         try:
             return self._run(fetches, feed_dict, options, run_metadata)
         finally:
             _signals.deliver(held)
 
+    def _hit(self, leaves: tuple[Any, ...], feed_dict: Any, single: bool,
+             rebuild: Callable[[list[Any]], Any] | None) -> Any:
+        """The plan-cache hit of :meth:`run`: its value, or ``_MISS`` (nothing
+        done: the general path :meth:`_run` runs the call).
+
+        The one Python copy of it, and the reference of its C twin
+        ``hot_run`` in ``_hot.c`` (which also takes :meth:`run`'s first
+        lines: ``leaves`` of a ``Tensor``, an ``Operation`` or a list of them).
+        The steps, in this order in both:
+
+        1. the feed keys and values: none, or a ``dict``'s (another mapping: a miss);
+        2. a miss unless the session is open and its graph needs no host pass
+           (strings, ``tf.data``; ``_host_run``);
+        3. the plan-cache entry of the key ``(leaves, feed keys)``; none: a
+           miss (keys of names, or of another graph's elements, are never cached);
+        4. the feed values as the plan takes them (:meth:`_Entry.feed_values`:
+           as they are when they fit, else converted and checked, TF1's feed
+           errors raised here);
+        5. the registry's safe point;
+        6. the entry moved to the LRU end (gone: evicted meanwhile by another
+           thread), and C's last hit (``_last_hit``) forgotten: it is no longer last;
+        7. :func:`_run_entry`: the plan's call and the fetched values.
+
+        C leaves the call to this method (declines) before step 4 in a
+        multi-process session; it skips the lookup and the move of steps 3
+        and 6 when the key is the one it moved last (``_last_hit``, which
+        every other change of the cache resets): that entry is cached and
+        already last.
+
+        Args:
+          leaves: the fetch leaves (``Tensor``/``Operation``), distinct.
+          feed_dict: as :meth:`run`.
+          single: one fetch: its value is returned, else a list.
+          rebuild: the fetch structure from the list of values, or ``None`` (the list).
+        """
+        if feed_dict is None:
+            keys: tuple[Any, ...] = ()
+            values: Sequence[Any] = ()
+        elif type(feed_dict) is dict:
+            keys, values = tuple(feed_dict), tuple(feed_dict.values())
+        else:
+            return _MISS
+        if self._closed or (_HOST_GRAPHS.data and _host_run.needs_host_pass(self._graph)):  # type: ignore[attr-defined]
+            return _MISS
+        key = (leaves, keys)
+        entry = self._plans.get(key)
+        if entry is None:
+            return _MISS
+        vals = entry.feed_values(values)
+        self._registry.safe_point()
+        try:  # not contextlib.suppress: a cache hit's path
+            self._plans.move_to_end(key)
+        except KeyError:  # evicted meanwhile by another thread
+            pass
+        self._last_hit = None  # the key C moved last is no longer last
+        return _run_entry(self, entry, vals, self._device_fetches, single, rebuild)
+
     def _run(self, fetches: Any, feed_dict: Any, options: Any = None, run_metadata: Any = None) -> Any:
-        # The hot path: a cache hit costs a key, a few dict lookups and the
-        # feed type checks; everything else was computed when the plan was built.
+        """:meth:`run` when :meth:`_hit` missed (signal handlers deferred by
+        ``run``): the closed-session error, the host pass, fetch structures
+        (resolved by ``Fetches``; their cache hits go to :meth:`_hit`), feeds
+        by name or of other mappings, and a plan-cache miss: the plan is
+        built and stored, then run by :func:`_run_entry` as a hit is."""
         if self._closed:
             raise _closed_error()
-        self._registry.safe_point()
         graph = self._graph
         # strings, tf.data iterators (WeakSet.data: its set, no Python-level call when empty)
         if _HOST_GRAPHS.data and _host_run.needs_host_pass(graph):  # type: ignore[attr-defined]
+            self._registry.safe_point()
             return _host_run.run(self, fetches, feed_dict, options, run_metadata)
-        # The common fetches (a tensor, an op, a flat list of distinct ones:
-        # ``run(train_op)``, ``run([train_op, loss])``) give their leaves and
-        # rebuild as Fetches would, unchecked: a key of another graph's
-        # elements never hits, and a miss checks them below.
         kind = type(fetches)
-        rebuild: Callable[[Sequence[Any]], Any] | None
-        checked = False  # whether Fetches resolved them (names, nesting) and checked their graph
-        if kind is Tensor or kind is Operation:
+        rebuild: Callable[[list[Any]], Any] | None = None
+        single = kind is Tensor or kind is Operation
+        if single:
             leaves: tuple[Any, ...] = (fetches,)
-            rebuild = None
         elif kind is list and set(map(type, fetches)) <= _PLAIN_LEAVES and len(set(fetches)) == len(fetches):
-            leaves, rebuild = tuple(fetches), list
+            leaves = tuple(fetches)
         else:
             fm = Fetches(graph, fetches)
-            leaves, rebuild, checked = tuple(fm.leaves), fm.rebuild, True
-        plans = self._plans
-        # A key of the caller's own feed keys hits only when they are this
-        # graph's tensors (the cache holds no other keys): nothing to resolve.
-        if type(feed_dict) is dict:
-            key = (leaves, tuple(feed_dict))
-            entry = plans.get(key)
-        elif feed_dict is None:
-            key = (leaves, ())
-            entry = plans.get(key)
-        else:
-            entry = None
-        if entry is not None:
-            vals = entry.feed_values(tuple(feed_dict.values())) if feed_dict else ()
-            self._mark_used(key)
-        else:
-            if not checked:
-                Fetches(graph, fetches)  # raises TF1's error for an element of another graph
-            feed_keys, raw = feed_items(graph, feed_dict)
-            # Feeds are checked before a plan is built or cached.
-            vals = [feed_value(t, v) for t, v in zip(feed_keys, raw, strict=False)]
-            key = (leaves, tuple(feed_keys))
-            entry = plans.get(key) or self._lookup(list(leaves), feed_keys, key)
-        if self._drop_variants:
-            self._free_variants()
-        results: Sequence[Any]
-        if entry.direct is not None:  # a stateless plan: its flat jitted function
-            results = _call_flat(self, entry.direct, vals)
-        else:
-            try:
-                results = entry.invoke(list(vals))
-            except Exception as e:
-                self._raise_translated(e)  # closed meanwhile; device out of memory
-        positions = entry.positions
-        if self._device_fetches:
-            self._adopt(results, vals, entry.plan)
-        else:
-            if self._multiprocess:
-                results = self._gather(results)
-            if rebuild is None and positions is None:  # one tensor: its host copy
-                return host_value(results[0])
-            results = to_host(results)
-        if positions is None:
-            return results[0] if rebuild is None else rebuild(results)
-        full = [None if p is None else results[p] for p in positions]
-        return full[0] if rebuild is None else rebuild(full)
+            leaves, rebuild = tuple(fm.leaves), fm.rebuild
+            out = self._hit(leaves, feed_dict, False, rebuild)
+            if out is not _MISS:
+                return out
+        if rebuild is None:
+            Fetches(graph, fetches)  # raises TF1's error for an element of another graph
+        feed_keys, raw = feed_items(graph, feed_dict)
+        # Feeds are checked before a plan is built or cached.
+        vals = [feed_value(t, v) for t, v in zip(feed_keys, raw, strict=False)]
+        self._registry.safe_point()
+        key = (leaves, tuple(feed_keys))
+        entry = self._plans.get(key) or self._lookup(list(leaves), feed_keys, key)
+        return _run_entry(self, entry, vals, self._device_fetches, single, rebuild)
 
     def _gather(self, results: Sequence[Any]) -> list[Any]:
         """Host values of a multi-process run's results (a collective: the
         same call in every process), see ``fetch_local_shards``."""
         local = self._fetch_local_shards
         return [_distributed.host_value(v, local=local) for v in results]
-
-    def _mark_used(self, key: Any) -> None:
-        """Moves a plan-cache hit to the LRU end (gone: evicted meanwhile by
-        another thread) and forgets the C hot path's last hit, which is no
-        longer the most recently used."""
-        try:  # not contextlib.suppress: a cache hit's path
-            self._plans.move_to_end(key)
-        except KeyError:
-            pass
-        self._last_hit = None
 
     def _lookup(self, leaves: list[Any], feed_keys: list[Tensor], key: Any) -> _Entry:
         """The plan cache entry for ``key`` = (fetch leaves, feeds in the
@@ -633,11 +708,13 @@ class Session(BaseSession):
         if not leaves or not all(type(e) is Tensor for e in leaves):
             return None
         wanted = set(leaves)
+        fed = tuple(feeds)
         best: _Entry | None = None
         for entry in list(self._plans.values()):  # a snapshot: run() reorders the cache without the lock
             plan = entry.plan
             if (
                 plan.feeds == feeds
+                and entry.feeds == fed  # not an entry whose invoke permutes the feeds (see _lookup)
                 and not plan.targets
                 and not plan.written
                 and wanted.issubset(plan.fetches)
@@ -949,83 +1026,35 @@ class Session(BaseSession):
         feeds = resolve_feeds(graph, feed_list or ())
         key = (tuple(fm.leaves), tuple(feeds))
         entry = self._plans.get(key) or self._lookup(fm.leaves, feeds, key)
-        plan, positions, invoke, fed, fits, direct, direct_one, by_buffer, fit_spec, step = entry
-        registry = self._registry
-        rebuild = fm.rebuild
+        rebuild = None if type(fetches) in _PLAIN_LEAVES else fm.rebuild  # None: one value, a tensor's or an op's None
+        single = rebuild is None
         n = len(feeds)
-        single = type(fetches) is Tensor
-        safe_point = self._registry.safe_point
         session = self
         device = self._device_fetches if device_fetches is None else bool(device_fetches)
-        gather = self._multiprocess and not device
-        defer, deliver = _signals.defer, _signals.deliver
-
-        if direct_one is not None and single and not gather:
-            # A stateless plan's flat jitted function: nothing there changes
-            # state or bookkeeping that a signal could split, so the call is
-            # not deferred (see run).
-            def direct_runner(*args: Any, **kwargs: Any) -> Any:
-                if session._closed:
-                    raise _closed_error()
-                if len(args) != n:
-                    raise _arity_error(feeds, args)
-                safe_point()
-                if session._drop_variants:
-                    session._free_variants()
-                vals = args if fits(args) else feed_values(fed, args)
-                try:  # _call_flat, inlined
-                    out = direct_one(*vals)
-                except Exception as e:
-                    out = _flat_failed(session, direct_one, vals, e)
-                if device:  # one fresh array: the registry's inlined case
-                    registry.adopt_outputs(out, vals, by_buffer=by_buffer)
-                    return out
-                if type(out) is bytes:  # a string scalar: already a host value
-                    return out
-                a = np.array(out)  # the host copy, as host_value
-                return a if a.ndim else a[()]
-
-            if _c_hot is not None:  # the same calls, in C (jaxsess._core.runtime._hot.run_entry); direct_runner is its __wrapped__
-                return _c_hot.HotRunner(direct_runner, session, registry, entry, n, device, None)
-            return direct_runner
+        feed_values_of, safe_point = entry.feed_values, self._registry.safe_point
 
         def runner(*args: Any, **kwargs: Any) -> Any:
+            """The plan-cache hit of a ``make_callable`` function (keyword
+            arguments, the accepted options, are ignored).
+
+            The one Python copy, and the reference of its C twin
+            ``hotrunner_vectorcall`` in ``_hot.c`` (the ``HotRunner`` this
+            function is the ``__wrapped__`` of). The steps, in this order in
+            both: the closed-session error; the arity error; the feed values
+            as the plan takes them (as they are when they fit, else
+            converted and checked); the registry's safe point;
+            :func:`_run_entry`.
+            """
             if session._closed:
                 raise _closed_error()
             if len(args) != n:
                 raise _arity_error(feeds, args)
+            vals = feed_values_of(args)
             safe_point()
-            if session._drop_variants:
-                session._free_variants()
-            vals = args if fits(args) else feed_values(fed, args)
-            results: Sequence[Any]
-            held = defer()  # as in run: signals are raised after the call
-            try:
-                if direct is not None:  # a stateless plan: its flat jitted function
-                    results = _call_flat(session, direct, vals)
-                else:
-                    try:
-                        results = invoke(list(vals))
-                    except Exception as e:
-                        session._raise_translated(e)  # closed meanwhile; device out of memory
-            finally:
-                deliver(held)
-            if gather:
-                results = session._gather(results)
-            if device:
-                session._adopt(results, vals, plan)
-            elif single and positions is None:
-                return host_value(results[0])
-            else:
-                results = to_host(results)
-            if positions is not None:  # e.g. a plan of more fetches reused (Session._reuse)
-                results = [None if p is None else results[p] for p in positions]
-            return results[0] if single else rebuild(results)
+            return _run_entry(session, entry, vals, device, single, rebuild)
 
-        if _c_hot is not None and not gather and (direct is not None or direct_one is not None or step is not None):
-            # The same calls, in C (jaxsess._core.runtime._hot.run_entry); runner is its __wrapped__.
-            one = type(fetches) in _PLAIN_LEAVES  # one value: a tensor's, or an operation's None
-            return _c_hot.HotRunner(runner, session, registry, entry, n, device, None if one else rebuild)
+        if _c_hot is not None and not (self._multiprocess and not device):
+            return _c_hot.HotRunner(runner, session, self._registry, entry, n, device, rebuild)
         return runner
 
     # -- lowering -------------------------------------------------------------------

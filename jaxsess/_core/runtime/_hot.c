@@ -1,37 +1,47 @@
 /*
- * jaxsess._core.runtime._hot: the cache-hit paths of Session.run and of make_callable's
- * functions, the ownership registry's safe point and variable swap, and
- * session.jit's calls, in C.
+ * jaxsess._core.runtime._hot: the plan-cache hit of Session.run and of
+ * make_callable's functions in C, a faster twin of its one Python copy in
+ * _graph_session.py, which is the reference and the fallback. Function by
+ * function, the same steps in the same order (each Python docstring lists
+ * them; the C functions mark them with the same numbers):
  *
- * What it does is exactly what the Python code in _graph_session.py,
- * _resources.py and _session.py does (Session.run's first branch and
- * Session._run's cache hit, make_callable's direct_runner and runner,
- * Session._call's stateful branch, OwnershipRegistry's safe point and
- * _swap_pinned); that code stays the reference and the fallback. A call
- * takes this path only when it is the common case, decided before anything
- * changes:
+ *   Python (_graph_session.py)                 C (this file)
+ *   Session.run's first lines + Session._hit   hot_run (HotRun: Session.run itself)
+ *   make_callable's runner                     hotrunner_vectorcall (HotRunner)
+ *   _run_entry                                 run_entry
+ *     _Entry.feed_values                         entry_feed_values (+ feeds_fit: fit_spec as data)
+ *     _call_flat / _flat_failed                  call_flat
+ *     Session._call's stateful branch            state_call (from the entry's step)
+ *     host_value, to_host, Session._adopt        host_value, finish, adopt
  *
- *   - fetches: a Tensor, an Operation, or a flat list of them (run), or
- *     what make_callable was given;
- *   - the plan is cached and is a stateless plan's flat jitted function
- *     (the cache entry's direct_one or direct), or a stateful plan on the
- *     default device (its step: the plan's function and its state slots);
- *   - feeds given as a plain dict (run) or positionally (callable) whose
- *     values are numpy.ndarrays of the fed tensors' dtypes and static
- *     shapes (the entry's fit_spec: the rank, every dimension that is not
- *     None), or that the entry's fits predicate accepts;
- *   - an open session with no pending plan-cache drops, whose graph needs no
- *     host pass (strings, tf.data), not multi-process; for a stateful plan,
- *     every state slot it reads is set (the first run of a random op creates
- *     its counter in Python).
+ * A C function declines -- calls the Python function it twins, with the
+ * same arguments -- whenever the call is not its common case, always before
+ * anything changed: HotRun where _hit returns _MISS (and in a multi-process
+ * session, or on objects of unexpected types); HotRunner on the closed
+ * session, the wrong arity or keyword arguments (the Python runner raises
+ * or ignores them); run_entry for variants to free, an entry that is not a
+ * stateless plan's flat function (direct_one, direct) or a stateful plan on
+ * the default device (step), or a state slot not set yet (the first run of
+ * a random op creates its counter in Python). The only step C does
+ * differently is a shortcut with the same effect: hot_run remembers the key
+ * it moved to the LRU end last (Session._last_hit, which every Python change
+ * of the plan cache resets) and, given that key again, skips the lookup and
+ * the move. tests/test_hot_path.py drives random sequences of runs, feeds,
+ * fetch structures, errors and evictions through both and requires the same
+ * results, counters and registry state.
  *
- * Anything else calls the Python function it wraps, unchanged. On the path
- * it runs the registry's safe point, moves the plan to the LRU end, calls the
- * plan (a stateful one under the session's state lock with signal handlers
- * deferred, its new state installed and swapped in the registry), and
- * returns the host copies of the results (a NumPy scalar for 0-d) or, with
- * device fetches, the jax.Arrays adopted by the registry, in the fetch
- * structure.
+ * The ownership registry's helpers those paths call have C twins here too,
+ * each of one Python method, with the same contract (the Python code is the
+ * reference; anything but the common case calls it): OwnershipRegistry's
+ * safe point (SafePoint) and swap_pinned (swap_pinned, of _swap_pinned's
+ * first branch), in _resources.py; and session.jit's positional calls
+ * (SessionJit, of BaseSession.jit's `call` in _session.py), which share
+ * adopt and call_safe_point.
+ *
+ * JAXSESS_C_HOT_PATH=0 (read at import, _native.py) turns all of it off.
+ * Per call, the Python paths stay reachable: Session.run.__wrapped__ (the
+ * Python method), a HotRunner's __wrapped__ (the runner), a SafePoint's
+ * __wrapped__, a SessionJit's _python.
  *
  * Why C: at about 20 us per call on a 2-core machine, the Python frames,
  * attribute loads and tuple building of those hot paths cost 5-7 us, which
@@ -55,8 +65,11 @@ static PyObject *g_defer;       /* _signals.defer */
 static PyObject *g_deliver;     /* _signals.deliver */
 static PyObject *g_to_host;     /* _fetch.to_host */
 static PyObject *g_step_failed; /* _step_failed(fn, donated, kept, feeds, err) */
+static PyObject *g_feed_values; /* _fetch.feed_values(feeds, values) */
+static PyObject *g_run_entry;   /* _graph_session._run_entry (the reference of run_entry) */
 /* The cache entry's (_Entry's) field indices. */
-static Py_ssize_t g_i_plan, g_i_positions, g_i_fits, g_i_spec, g_i_direct, g_i_direct_one, g_i_by_buffer, g_i_step;
+static Py_ssize_t g_i_plan, g_i_positions, g_i_fits, g_i_spec, g_i_direct, g_i_direct_one, g_i_by_buffer, g_i_step,
+    g_i_feeds;
 static Py_ssize_t g_i_max;
 static int g_configured;
 
@@ -286,8 +299,9 @@ call_flat(PyObject *session, PyObject *fn, PyObject *const *vals, Py_ssize_t n)
     return out;
 }
 
-/* fn(*vals) and what follows it (the registry's safe point has run):
- * the device result adopted, or its host copy. */
+/* Step 2 of _run_entry: fn(*vals) (direct_one), its error handed to
+ * _flat_failed, then the device result adopted by the registry or its host
+ * copy. */
 static PyObject *
 call_and_finish(PyObject *session, PyObject *registry, PyObject *fn, PyObject *const *vals, Py_ssize_t n,
                 int device, int by_buffer)
@@ -352,36 +366,68 @@ same_leaves(PyObject *last, PyObject *const *leaves, Py_ssize_t n)
     return 1;
 }
 
-static int run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyObject *const *vals, Py_ssize_t n,
-                     int device, int single, PyObject *rebuild, PyObject **result);
+static PyObject *run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyObject *const *vals,
+                           Py_ssize_t n, int device, int single, PyObject *rebuild);
 
-/* Session.run(fetches, feed_dict) on a cache hit. Returns 0 when the call is
- * not the common case (nothing done: the caller runs the Python method), 1
+/* Step 4 of Session._hit and the feed step of make_callable's runner:
+ * _Entry.feed_values, the feed values as the plan takes them. vals[0..n)
+ * are taken as they are when they fit (spec: the entry's fit_spec; None:
+ * its fits predicate): *conv is NULL. Else *conv is the list
+ * feed_values(entry.feeds, vals) returns (converted and checked: TF1's
+ * feed errors are raised there), of n items. 0: done; -1: error. */
+static int
+entry_feed_values(PyObject *entry, PyObject *spec, PyObject *fits, PyObject *const *vals, Py_ssize_t n,
+                  PyObject **conv)
+{
+    *conv = NULL;
+    int fit = feeds_fit(spec, fits, vals, n);
+    if (fit != 0)
+        return fit < 0 ? -1 : 0;
+    PyObject *t = as_tuple(vals, n);
+    if (t == NULL)
+        return -1;
+    PyObject *r = PyObject_CallFunctionObjArgs(g_feed_values, PyTuple_GET_ITEM(entry, g_i_feeds), t, NULL);
+    Py_DECREF(t);
+    if (r == NULL)
+        return -1;
+    if (!PyList_CheckExact(r) || PyList_GET_SIZE(r) != n) {
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_SystemError, "jaxsess._core.runtime._hot: feed_values did not return a list of the feeds");
+        return -1;
+    }
+    *conv = r;
+    return 0;
+}
+
+/* Session.run(fetches, feed_dict): run's first lines (the plain fetches'
+ * leaves) and Session._hit, its plan-cache hit, step by step as the Python
+ * method (see its docstring). Returns 0 when it declines (nothing done: the
+ * caller runs the Python method, which takes the call from its start), 1
  * when done (*result: the value, or NULL with an exception set).
  *
- * The common case: `fetches` a Tensor, an Operation, or a list of them (the
- * plain fetches _run takes as they are) whose plan is cached and runs here
- * (run_entry: a stateless plan's flat jitted function, or a stateful plan on
- * the default device).
+ * It declines exactly where _hit returns _MISS, and also, before any
+ * change, in a multi-process session (its host fetches are gathered in
+ * Python) and on objects of unexpected types.
  *
  * The session's _last_hit, (leaves, feed keys, entry, registry, device
- * fetches), is the plan this path ran last and moved to the LRU end (the
- * registry and the flag are set once by Session.__init__); every Python change of the plan cache
- * (a store, an eviction, another plan moved to the end, close) sets it to
- * None. A call with those fetch leaves and the same feed keys (the same
- * objects, in the same order) therefore has that plan-cache key, its entry
- * is still cached and already last: no key to build, hash and compare,
- * nothing to move. */
+ * fetches), is the key this path moved to the LRU end last (steps 3 and 6);
+ * every Python change of the plan cache (a store, an eviction, another plan
+ * moved to the end, close) sets it to None. A call with those fetch leaves
+ * and the same feed keys (the same objects, in the same order) therefore
+ * has that plan-cache key, its entry is still cached and already last:
+ * steps 3 and 6 have nothing to do (no key to build, hash and compare,
+ * nothing to move). */
 static int
 hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
 {
-    int r, fit, same = 0, single, device;
+    int r, same = 0, single, device;
     PyObject *keys = NULL, *key = NULL, *plans = NULL, *entry = NULL, *registry = NULL;
-    PyObject *last = NULL, *leaves_t = NULL;
+    PyObject *last = NULL, *leaves_t = NULL, *conv = NULL;
     PyObject *const *leaves;
     PyObject *vbuf[8], **vals = vbuf;
     Py_ssize_t nf, n = 0, nvals = 0;
     *result = NULL;
+    /* run's first lines: the plain fetches */
     PyObject *ftype = (PyObject *)Py_TYPE(fetches);
     if (ftype == g_tensor || ftype == g_operation) {
         single = 1;
@@ -401,10 +447,11 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     }
     else
         return 0;
+    /* 1. the feed keys and values: none, or a dict's */
     if (feed != Py_None && !PyDict_CheckExact(feed))
         goto miss;
-    if ((r = attr_true(session, s_closed)) != 0 || (r = attr_true(session, s_drop_variants)) != 0
-        || (r = graph_on_host(session)) != 0)
+    /* 2. the session open, its graph with no host pass */
+    if ((r = attr_true(session, s_closed)) != 0 || (r = graph_on_host(session)) != 0)
         goto out_r;
     if ((last = PyObject_GetAttr(session, s_last_hit)) == NULL)
         goto error;
@@ -428,6 +475,7 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     }
     if (nvals != n)
         goto miss;
+    /* 3. the plan-cache entry of the key (leaves, feed keys) */
     if (same) { /* a session the C path ran (so not multi-process: set at __init__), this entry */
         entry = PyTuple_GET_ITEM(last, 2);
         registry = PyTuple_GET_ITEM(last, 3);
@@ -467,22 +515,21 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
     }
     if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) <= g_i_max)
         goto miss;
-    if (PyTuple_GET_ITEM(entry, g_i_direct_one) == Py_None && PyTuple_GET_ITEM(entry, g_i_direct) == Py_None
-        && PyTuple_GET_ITEM(entry, g_i_step) == Py_None)
-        goto miss; /* a plan that only _run runs (placed, x64, permuted feeds, host outputs) */
-    fit = feeds_fit(PyTuple_GET_ITEM(entry, g_i_spec), PyTuple_GET_ITEM(entry, g_i_fits), vals, n);
-    if (fit < 0)
+    /* 4. the feed values as the plan takes them */
+    if (entry_feed_values(entry, PyTuple_GET_ITEM(entry, g_i_spec), PyTuple_GET_ITEM(entry, g_i_fits), vals, n, &conv) < 0)
         goto error;
-    if (!fit)
-        goto miss; /* conversions and checks: the Python path */
+    /* 5. the registry's safe point */
     if (call_safe_point(registry) < 0)
         goto error;
+    /* 6. the entry moved to the LRU end, and remembered as the last hit (_hit forgets it) */
     if (!same) {
         PyObject *moved = PyObject_CallMethodOneArg(plans, s_move_to_end, key);
         if (moved == NULL) {
             if (!PyErr_ExceptionMatches(PyExc_KeyError)) /* KeyError: evicted meanwhile by another thread */
                 goto error;
             PyErr_Clear();
+            if (PyObject_SetAttr(session, s_last_hit, Py_None) < 0)
+                goto error;
         }
         else {
             Py_DECREF(moved);
@@ -494,7 +541,10 @@ hot_run(PyObject *session, PyObject *fetches, PyObject *feed, PyObject **result)
             Py_DECREF(hit);
         }
     }
-    r = run_entry(session, registry, entry, vals, n, device, single, NULL, result);
+    /* 7. run_entry */
+    *result = run_entry(session, registry, entry, conv == NULL ? vals : ((PyListObject *)conv)->ob_item, n, device,
+                        single, NULL);
+    r = 1;
     goto out;
 miss:
     r = 0;
@@ -504,7 +554,7 @@ error:
     goto out;
 out_r:
     if (r > 0)
-        r = 0; /* the Python path raises the closed-session error, drops variants, gathers */
+        r = 0; /* closed, host pass, multi-process: the Python method */
     else
         r = 1; /* an attribute error: report it */
 out:
@@ -512,6 +562,7 @@ out:
         Py_DECREF(vals[--nvals]);
     if (vals != vbuf)
         PyMem_Free(vals);
+    Py_XDECREF(conv);
     Py_XDECREF(last);
     Py_XDECREF(leaves_t);
     Py_XDECREF(keys);
@@ -1378,19 +1429,10 @@ configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
 
 /* -- run_entry: a cached plan run, for Session.run and make_callable -------------------
  *
- * What Session._run does on a cache hit once the feeds fit (and a
- * make_callable runner does): the plan's call, then the host copies of its
- * results (or, with device fetches, their adoption by _adopt), placed by the
- * entry's positions and rebuilt. The call is
- *
- *   - a stateless plan's flat jitted function (direct_one, direct), its error
- *     handed to _flat_failed as _call_flat does; signals are not deferred (as
- *     on the Python hot path: no state to split);
- *   - a stateful plan on the default device (the entry's step): exactly
- *     Session._call's stateful branch (state_call), with signal handlers
- *     deferred (_signals.defer) from before the call until the result is
- *     made, as Session.run defers them around _run; its error goes to the
- *     session's _raise_translated, as in _run. */
+ * _run_entry's twin (see its docstring for the steps) and its pieces: the
+ * stateful plan's call (state_call, Session._call's stateful branch), the
+ * end of a section with deferred signal handlers (deliver_held), and the
+ * values made from the plan's results (finish: steps 5-7). */
 
 /* The values of `slots` (a tuple) in `state` (a dict), as a new tuple. A
  * missing slot gives None when missing_ok, else NULL with no error set. */
@@ -1422,8 +1464,9 @@ gather(PyObject *state, PyObject *slots, int missing_ok)
  * _step_failed: the retry on one device), the new state installed and
  * swapped in the registry (swap_arrays, else registry._swap_pinned).
  * 1: done (*results: the fetched values, or NULL with the error set); 0: not
- * this case, nothing changed (the session closed, a state slot missing: the
- * Python path raises, or creates a random op's counter). */
+ * this case, nothing changed (the session closed, a state slot missing:
+ * run_entry hands the call to _run_entry, whose Session._call raises, or
+ * creates a random op's counter). */
 static int
 state_call(PyObject *session, PyObject *registry, PyObject *step, PyObject *const *vals, Py_ssize_t n,
            PyObject **results)
@@ -1547,11 +1590,12 @@ deliver_held(PyObject *held, PyObject *result)
     return result;
 }
 
-/* What _run (or a make_callable runner) returns from a plan's device results
- * `res`: their host copies (to_host; one by host_value), or with device
- * fetches `res` adopted by session._adopt; placed by the entry's positions
- * (None: as they are); then the first (single), the list (rebuild NULL), or
- * rebuild(list). */
+/* Steps 5-7 of _run_entry (no gather, step 4: callers never give
+ * run_entry a multi-process session's host fetches): from a plan's device
+ * results `res`, with device fetches `res` adopted by session._adopt, else
+ * their host copies (one by host_value, several by to_host); placed by the
+ * entry's positions (None: as they are); then the first (single), the list
+ * (rebuild NULL), or rebuild(list). */
 static PyObject *
 finish(PyObject *session, PyObject *entry, PyObject *res, PyObject *const *vals, Py_ssize_t n, int device,
        int single, PyObject *rebuild)
@@ -1640,26 +1684,49 @@ done:
     return out;
 }
 
-/* Runs a cached entry on vals[0..n) (they fit; the safe point has run; the
- * session was open with no variants to drop) and makes the value run or the
- * callable returns: one value (single), a list (rebuild NULL) or
- * rebuild(list). 1: done (*result, or NULL with an error set); 0: not run
- * here, nothing changed (see state_call): the caller runs the Python path. */
-static int
-run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyObject *const *vals, Py_ssize_t n, int device,
-          int single, PyObject *rebuild, PyObject **result)
+/* The Python _run_entry(session, entry, vals, device, single, rebuild): what
+ * run_entry calls for what it does not run itself. */
+static PyObject *
+python_run_entry(PyObject *session, PyObject *entry, PyObject *const *vals, Py_ssize_t n, int device, int single,
+                 PyObject *rebuild)
 {
-    PyObject *fn = PyTuple_GET_ITEM(entry, g_i_direct_one), *res = NULL, *held = NULL;
-    *result = NULL;
-    if (fn != Py_None && single) { /* one fetched tensor of a stateless plan (positions: None or [0]) */
+    PyObject *t = as_tuple(vals, n);
+    if (t == NULL)
+        return NULL;
+    PyObject *r = PyObject_CallFunctionObjArgs(g_run_entry, session, entry, t, device ? Py_True : Py_False,
+                                               single ? Py_True : Py_False, rebuild == NULL ? Py_None : rebuild, NULL);
+    Py_DECREF(t);
+    return r;
+}
+
+/* _run_entry in _graph_session.py, step by step (see its docstring): runs a
+ * cached entry on vals[0..n) (as the plan takes them; the safe point has
+ * run) and returns what run or the callable returns: one value (single), a
+ * list (rebuild NULL) or rebuild(list); NULL with an error set. Callers
+ * never give it a multi-process session's host fetches. What it does not
+ * run itself (variants to free, an entry with no direct_one, direct or
+ * step, a state slot missing) it hands to the Python function whole,
+ * before anything changed. */
+static PyObject *
+run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyObject *const *vals, Py_ssize_t n, int device,
+          int single, PyObject *rebuild)
+{
+    /* 1. compiled variants to free: the Python function */
+    int drop = attr_true(session, s_drop_variants);
+    if (drop != 0)
+        return drop < 0 ? NULL : python_run_entry(session, entry, vals, n, device, single, rebuild);
+    PyObject *fn = PyTuple_GET_ITEM(entry, g_i_direct_one), *res = NULL, *held = NULL, *result = NULL;
+    /* 2. one fetched tensor of a stateless plan: its value */
+    if (fn != Py_None && single) {
         int by_buffer = PyObject_IsTrue(PyTuple_GET_ITEM(entry, g_i_by_buffer));
         if (by_buffer < 0)
-            return 1;
+            return NULL;
         Py_INCREF(fn);
-        *result = call_and_finish(session, registry, fn, vals, n, device, by_buffer);
+        result = call_and_finish(session, registry, fn, vals, n, device, by_buffer);
         Py_DECREF(fn);
-        return 1;
+        return result;
     }
+    /* 3. the plan's results */
     if (fn != Py_None) {
         PyObject *out = call_flat(session, fn, vals, n);
         res = out == NULL ? NULL : PyTuple_Pack(1, out);
@@ -1672,72 +1739,73 @@ run_entry(PyObject *session, PyObject *registry, PyObject *entry, PyObject *cons
     }
     else {
         PyObject *step = PyTuple_GET_ITEM(entry, g_i_step);
-        if (step == Py_None)
-            return 0;
+        if (step == Py_None) /* invoke: placed, x64, permuted feeds, host outputs */
+            return python_run_entry(session, entry, vals, n, device, single, rebuild);
         if ((held = PyObject_CallNoArgs(g_defer)) == NULL)
-            return 1;
+            return NULL;
         Py_INCREF(step);
         int done = state_call(session, registry, step, vals, n, &res);
         Py_DECREF(step);
-        if (!done) {
-            *result = deliver_held(held, Py_None);
-            if (*result == NULL)
-                return 1; /* a deferred handler raised */
-            Py_DECREF(*result);
-            *result = NULL;
-            return 0;
+        if (!done) { /* nothing changed: handlers back, and the Python function */
+            PyObject *ok = deliver_held(held, Py_None);
+            if (ok == NULL)
+                return NULL; /* a deferred handler raised */
+            Py_DECREF(ok);
+            return python_run_entry(session, entry, vals, n, device, single, rebuild);
         }
-        if (res == NULL && PyErr_ExceptionMatches(PyExc_Exception)) { /* as _run: the session's translation */
+        if (res == NULL && PyErr_ExceptionMatches(PyExc_Exception)) { /* _raise_translated */
             PyObject *err = take_exception();
             PyObject *r = err == NULL ? NULL : PyObject_CallMethodOneArg(session, s_raise_translated, err);
             Py_XDECREF(err);
             Py_XDECREF(r); /* it raises */
         }
     }
+    /* 4-7. (no gather) the values adopted or copied to the host, placed, rebuilt */
     if (res != NULL) {
-        *result = finish(session, entry, res, vals, n, device, single, rebuild);
+        result = finish(session, entry, res, vals, n, device, single, rebuild);
         Py_DECREF(res);
     }
     if (held != NULL)
-        *result = deliver_held(held, *result);
-    return 1;
+        result = deliver_held(held, result);
+    return result;
 }
 
 /* -- HotRunner: make_callable's functions --------------------------------------------
  *
- * make_callable's `direct_runner` or `runner` (not multi-process) for a plan
- * run_entry runs:
- * its checks (closed, variants to drop: the Python runner; the feeds fit),
- * the safe point, and run_entry. The Wrapper's fn holds the cache entry,
- * spec/fits its feed check; rebuild (NULL: one tensor fetched) makes the
- * fetch structure. */
+ * make_callable's `runner`, step by step (see its docstring): the
+ * closed-session and arity errors (declined: the Python runner raises
+ * them), the feed values as the plan takes them, the safe point, and
+ * run_entry. Not made for a multi-process session's host fetches. The
+ * Wrapper's fn holds the cache entry, spec/fits its feed check; rebuild
+ * (NULL: one value fetched) makes the fetch structure. Keyword arguments
+ * (ignored by the runner) decline too. */
 
 static PyObject *
 hotrunner_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Wrapper *self = (Wrapper *)op;
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (g_configured && kwnames == NULL && nargs == self->n) {
-        int r = attr_true(self->session, s_closed);
-        if (r == 0)
-            r = attr_true(self->session, s_drop_variants);
-        if (r < 0)
-            return NULL;
-        if (r == 0) {
-            int fit = feeds_fit(self->spec, self->fits, args, nargs);
-            if (fit < 0)
-                return NULL;
-            if (fit) {
-                if (call_safe_point(self->registry) < 0)
-                    return NULL;
-                PyObject *result;
-                if (run_entry(self->session, self->registry, self->fn, args, nargs, self->device,
-                              self->rebuild == NULL, self->rebuild, &result))
-                    return result;
-            }
-        }
-    }
-    return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    if (!g_configured || kwnames != NULL)
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    /* the closed-session error */
+    int closed = attr_true(self->session, s_closed);
+    if (closed < 0)
+        return NULL;
+    /* the arity error */
+    if (closed || nargs != self->n)
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    /* the feed values as the plan takes them */
+    PyObject *conv;
+    if (entry_feed_values(self->fn, self->spec, self->fits, args, nargs, &conv) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    /* the registry's safe point; run_entry */
+    if (call_safe_point(self->registry) == 0)
+        result = run_entry(self->session, self->registry, self->fn,
+                           conv == NULL ? args : ((PyListObject *)conv)->ob_item, nargs, self->device,
+                           self->rebuild == NULL, self->rebuild);
+    Py_XDECREF(conv);
+    return result;
 }
 
 static PyObject *
@@ -1973,14 +2041,15 @@ static PyObject *
 configure(PyObject *module, PyObject *args, PyObject *kwds)
 {
     PyObject *np_array, *ndarray, *tensor, *host_data, *flat_failed, *operation, *defer, *deliver, *to_host;
-    PyObject *step_failed;
-    Py_ssize_t idx[8];
+    PyObject *step_failed, *feed_values, *run_entry_py;
+    Py_ssize_t idx[9];
     static char *kwlist[] = {"np_array", "ndarray", "tensor", "host_data", "flat_failed", "operation", "defer",
-                             "deliver", "to_host", "step_failed", "i_plan", "i_positions", "i_fits", "i_spec",
-                             "i_direct", "i_direct_one", "i_by_buffer", "i_step", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOnnnnnnnn:configure", kwlist, &np_array, &ndarray, &tensor,
-                                     &host_data, &flat_failed, &operation, &defer, &deliver, &to_host, &step_failed,
-                                     &idx[0], &idx[1], &idx[2], &idx[3], &idx[4], &idx[5], &idx[6], &idx[7]))
+                             "deliver", "to_host", "step_failed", "feed_values", "run_entry", "i_plan", "i_positions",
+                             "i_fits", "i_spec", "i_direct", "i_direct_one", "i_by_buffer", "i_step", "i_feeds", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOOOOOOnnnnnnnnn:configure", kwlist, &np_array, &ndarray,
+                                     &tensor, &host_data, &flat_failed, &operation, &defer, &deliver, &to_host,
+                                     &step_failed, &feed_values, &run_entry_py, &idx[0], &idx[1], &idx[2], &idx[3],
+                                     &idx[4], &idx[5], &idx[6], &idx[7], &idx[8]))
         return NULL;
     if (!g_registry_configured) {
         PyErr_SetString(PyExc_RuntimeError, "configure: call configure_registry first");
@@ -1991,7 +2060,7 @@ configure(PyObject *module, PyObject *args, PyObject *kwds)
         return NULL;
     }
     g_i_max = 0; /* the hot paths check an entry's size against the largest index */
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 9; i++) {
         if (idx[i] < 0) {
             PyErr_SetString(PyExc_ValueError, "configure: negative field index");
             return NULL;
@@ -2014,6 +2083,8 @@ configure(PyObject *module, PyObject *args, PyObject *kwds)
     SET_GLOBAL(g_deliver, deliver);
     SET_GLOBAL(g_to_host, to_host);
     SET_GLOBAL(g_step_failed, step_failed);
+    SET_GLOBAL(g_feed_values, feed_values);
+    SET_GLOBAL(g_run_entry, run_entry_py);
 #undef SET_GLOBAL
     g_i_plan = idx[0];
     g_i_positions = idx[1];
@@ -2023,6 +2094,7 @@ configure(PyObject *module, PyObject *args, PyObject *kwds)
     g_i_direct_one = idx[5];
     g_i_by_buffer = idx[6];
     g_i_step = idx[7];
+    g_i_feeds = idx[8];
     g_configured = 1;
     Py_RETURN_NONE;
 }
@@ -2030,7 +2102,8 @@ configure(PyObject *module, PyObject *args, PyObject *kwds)
 static PyMethodDef hot_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))configure, METH_VARARGS | METH_KEYWORDS,
      "configure(*, np_array, ndarray, tensor, host_data, flat_failed, operation, defer, deliver, to_host, "
-     "step_failed, i_plan, i_positions, i_fits, i_spec, i_direct, i_direct_one, i_by_buffer, i_step): the objects "
+     "step_failed, feed_values, run_entry, i_plan, i_positions, i_fits, i_spec, i_direct, i_direct_one, i_by_buffer, "
+     "i_step, i_feeds): the objects "
      "and cache-entry field indices the hot paths use; until it is called every call takes the Python path."},
     {"configure_registry", (PyCFunction)(void (*)(void))configure_registry, METH_VARARGS | METH_KEYWORDS,
      "configure_registry(*, nbytes_cache, nbytes_of_cache, perf_counter, max_age, concrete): what SafePoint, "

@@ -40,6 +40,8 @@ def configure(
     deliver: Callable[[Any], None],
     to_host: Callable[[Sequence[Any]], list[Any]],
     step_failed: Callable[..., Any],
+    feed_values: Callable[[Sequence[Any], Sequence[Any]], list[Any]],
+    run_entry: Callable[..., Any],
     i_plan: int,
     i_positions: int,
     i_fits: int,
@@ -48,6 +50,7 @@ def configure(
     i_direct_one: int,
     i_by_buffer: int,
     i_step: int,
+    i_feeds: int,
 ) -> None: ...
 
 class SafePoint:

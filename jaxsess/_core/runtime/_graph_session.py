@@ -907,12 +907,12 @@ class Session(BaseSession):
         if not plan.stateful:
             if plan.device is None:
                 try:
-                    out, _ = plan.fn((), (), tuple(feed_vals))  # type: ignore[misc]
+                    out, _ = plan.fn((), (), tuple(feed_vals))
                 except ValueError as e:
-                    out, _ = _step_failed(plan.fn, (), (), tuple(feed_vals), e)  # type: ignore[arg-type]
+                    out, _ = _step_failed(plan.fn, (), (), tuple(feed_vals), e)
             else:
                 out, _ = self._call_on_device(plan, (), (), feed_vals)
-            return out  # type: ignore[no-any-return]
+            return out
         # Signals are deferred from before the lock is taken until the new
         # state is installed: a Ctrl-C landing while XLA runs a step that
         # donated the variables' buffers raises after the install, never
@@ -932,16 +932,16 @@ class Session(BaseSession):
                 olds = list(map(state.get, plan.written))
                 if plan.device is None:
                     try:
-                        out, new_state = plan.fn(donated, kept, tuple(feed_vals))  # type: ignore[misc]
+                        out, new_state = plan.fn(donated, kept, tuple(feed_vals))
                     except ValueError as e:
-                        out, new_state = _step_failed(plan.fn, donated, kept, tuple(feed_vals), e)  # type: ignore[arg-type]
+                        out, new_state = _step_failed(plan.fn, donated, kept, tuple(feed_vals), e)
                 else:
                     out, new_state = self._call_on_device(plan, donated, kept, feed_vals)
                 state.update(zip(plan.written, new_state))
                 registry.swap_pinned(olds, new_state)
         finally:
             _signals.deliver(held)
-        return out  # type: ignore[no-any-return]
+        return out
 
     def _by_buffer(self, plan: Plan) -> bool:
         # One jitted program returns fresh buffers; per-device parts move values
@@ -950,7 +950,7 @@ class Session(BaseSession):
 
     def _call_on_device(self, plan: Plan, donated: tuple[Any, ...], kept: tuple[Any, ...], feeds: list[Any]) -> Any:
         with jax.default_device(plan.device):
-            return plan.fn(donated, kept, tuple(feeds))  # type: ignore[misc]
+            return plan.fn(donated, kept, tuple(feeds))
 
     def _release_state(self, old: Any) -> None:
         # Donated buffers are already deleted: count them freed now. Others

@@ -66,7 +66,7 @@ TF1 = "jaxsess._tf1"
 # _core/graph/, bottom to top: a module imports only modules before it (type-only
 # imports under ``if TYPE_CHECKING:`` aside: they load nothing).
 GRAPH_ORDER = [
-    "_tf2",  # the TF2-behaviour and control-flow-v2 switches (imports nothing)
+    "_tf2_behavior",  # the TF2-behaviour and control-flow-v2 switches (imports nothing)
     "_shape",  # TensorShape, Dimension
     "_device",  # device strings: parse, merge, resolve to JAX devices
     "_graph",  # Graph, Operation, Tensor

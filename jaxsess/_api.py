@@ -129,31 +129,31 @@ from jaxsess._tf1._compat import (
     executing_eagerly_outside_functions as executing_eagerly_outside_functions,
     newaxis as newaxis,
 )
-from jaxsess._tf1.ops.array_extra_ops import (
+from jaxsess._tf1.ops.array_ops import (
     broadcast_dynamic_shape as broadcast_dynamic_shape,
     broadcast_static_shape as broadcast_static_shape,
-    ensure_shape as ensure_shape,
-    histogram_fixed_width_bins as histogram_fixed_width_bins,
-    parallel_stack as parallel_stack,
-    repeat as repeat,
-    shape_n as shape_n,
-)
-from jaxsess._tf1.ops.array_ops import (
     broadcast_to as broadcast_to,
     concat as concat,
+    ensure_shape as ensure_shape,
     expand_dims as expand_dims,
     fill as fill,
     gather as gather,
     gather_nd as gather_nd,
+    histogram_fixed_width_bins as histogram_fixed_width_bins,
+    invert_permutation as invert_permutation,
     one_hot as one_hot,
     ones as ones,
     ones_like as ones_like,
     pad as pad,
+    parallel_stack as parallel_stack,
     range as range,
     rank as rank,
+    repeat as repeat,
     reshape as reshape,
     reverse as reverse,
+    searchsorted as searchsorted,
     shape as shape,
+    shape_n as shape_n,
     size as size,
     slice as slice,
     split as split,
@@ -161,16 +161,10 @@ from jaxsess._tf1.ops.array_ops import (
     stack as stack,
     tile as tile,
     transpose as transpose,
+    unravel_index as unravel_index,
     unstack as unstack,
     zeros as zeros,
     zeros_like as zeros_like,
-)
-from jaxsess._tf1.ops.check_extra_ops import (
-    assert_near as assert_near,
-    assert_proper_iterable as assert_proper_iterable,
-    assert_rank_in as assert_rank_in,
-    assert_same_float_dtype as assert_same_float_dtype,
-    is_numeric_tensor as is_numeric_tensor,
 )
 from jaxsess._tf1.ops.check_ops import (
     Assert as Assert,
@@ -181,17 +175,22 @@ from jaxsess._tf1.ops.check_ops import (
     assert_integer as assert_integer,
     assert_less as assert_less,
     assert_less_equal as assert_less_equal,
+    assert_near as assert_near,
     assert_negative as assert_negative,
     assert_non_negative as assert_non_negative,
     assert_non_positive as assert_non_positive,
     assert_none_equal as assert_none_equal,
     assert_positive as assert_positive,
+    assert_proper_iterable as assert_proper_iterable,
     assert_rank as assert_rank,
     assert_rank_at_least as assert_rank_at_least,
+    assert_rank_in as assert_rank_in,
+    assert_same_float_dtype as assert_same_float_dtype,
     assert_scalar as assert_scalar,
     assert_type as assert_type,
     check_numerics as check_numerics,
     count_up_to as count_up_to,
+    is_numeric_tensor as is_numeric_tensor,
     verify_tensor_all_finite as verify_tensor_all_finite,
 )
 from jaxsess._tf1.ops.clip_ops import (
@@ -290,6 +289,7 @@ from jaxsess._tf1.ops.linalg_ops import (
     cholesky as cholesky,
     conj as conj,
     cosh as cosh,
+    cross as cross,
     diag as diag,
     diag_part as diag_part,
     digamma as digamma,
@@ -325,21 +325,6 @@ from jaxsess._tf1.ops.linalg_solvers import (
     svd as svd,
 )
 from jaxsess._tf1.ops.logging_ops import Print as Print, print_v2 as print  # noqa: F401 - TF1 names
-from jaxsess._tf1.ops.math_extra_ops import (
-    betainc as betainc,
-    cross as cross,
-    igamma as igamma,
-    igammac as igammac,
-    invert_permutation as invert_permutation,
-    is_non_decreasing as is_non_decreasing,
-    is_strictly_increasing as is_strictly_increasing,
-    lbeta as lbeta,
-    log_sigmoid as log_sigmoid,
-    polygamma as polygamma,
-    searchsorted as searchsorted,
-    unravel_index as unravel_index,
-    zeta as zeta,
-)
 from jaxsess._tf1.ops.math_ops import (
     abs as abs,
     add as add,
@@ -417,7 +402,15 @@ from jaxsess._tf1.ops.math_ops import (
     where_v2 as where_v2,
 )
 from jaxsess._tf1.ops.math_special_ops import (
+    betainc as betainc,
     bitcast as bitcast,
+    igamma as igamma,
+    igammac as igammac,
+    is_non_decreasing as is_non_decreasing,
+    is_strictly_increasing as is_strictly_increasing,
+    lbeta as lbeta,
+    log_sigmoid as log_sigmoid,
+    polygamma as polygamma,
     saturate_cast as saturate_cast,
     sparse_segment_mean as sparse_segment_mean,
     sparse_segment_sqrt_n as sparse_segment_sqrt_n,
@@ -427,6 +420,7 @@ from jaxsess._tf1.ops.math_special_ops import (
     truncatediv as truncatediv,
     truncatemod as truncatemod,
     unsorted_segment_sqrt_n as unsorted_segment_sqrt_n,
+    zeta as zeta,
 )
 from jaxsess._tf1.ops.nn_impl import (
     accumulate_n as accumulate_n,

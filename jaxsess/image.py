@@ -40,7 +40,7 @@ from jaxsess._tf1.ops.image_ops import (
     resize_nearest_neighbor as resize_nearest_neighbor,
     rgb_to_grayscale as rgb_to_grayscale,
 )
-from jaxsess._tf1.ops.image_ops2 import (
+from jaxsess._tf1.ops.image_ops_impl import (
     adjust_gamma as adjust_gamma,
     adjust_hue as adjust_hue,
     adjust_saturation as adjust_saturation,

@@ -8,15 +8,19 @@ from jaxsess._tf1.ops.clip_ops import global_norm as global_norm
 from jaxsess._tf1.ops.functional_ops import einsum as einsum
 from jaxsess._tf1.ops.linalg_ops import (
     cholesky as cholesky,
+    cross as cross,
+    expm as expm,
     eye as eye,
     matrix_band_part,
     matrix_determinant,
     matrix_diag,
     matrix_diag_part,
     matrix_inverse,
+    matrix_rank as matrix_rank,
     matrix_set_diag,
     matrix_transpose as matrix_transpose,
     norm as norm,
+    pinv as pinv,
     qr as qr,
     tensordot as tensordot,
     trace as trace,
@@ -33,12 +37,6 @@ from jaxsess._tf1.ops.linalg_solvers import (
     self_adjoint_eigvals,
     slogdet as slogdet,
     svd as svd,
-)
-from jaxsess._tf1.ops.math_extra_ops import (
-    cross as cross,
-    expm as expm,
-    matrix_rank as matrix_rank,
-    pinv as pinv,
 )
 from jaxsess._tf1.ops.math_ops import matmul as matmul
 from jaxsess._tf1.ops.nn_ops import l2_normalize as l2_normalize

@@ -4,6 +4,7 @@ Only re-exports; the ops live in :mod:`jaxsess._tf1.ops.math_ops`,
 :mod:`jaxsess._tf1.ops.nn_ops`, :mod:`jaxsess._tf1.ops.linalg_ops` and :mod:`jaxsess._tf1.ops.segment_ops`.
 """
 
+from jaxsess._tf1.ops.array_ops import invert_permutation as invert_permutation
 from jaxsess._tf1.ops.linalg_ops import (
     acos as acos,
     acosh as acosh,
@@ -18,29 +19,6 @@ from jaxsess._tf1.ops.linalg_ops import (
     lgamma as lgamma,
     rint as rint,
     sinh as sinh,
-)
-from jaxsess._tf1.ops.math_extra_ops import (
-    bessel_i0e as bessel_i0e,
-    bessel_i1e as bessel_i1e,
-    betainc as betainc,
-    cumulative_logsumexp as cumulative_logsumexp,
-    erfinv as erfinv,
-    igamma as igamma,
-    igammac as igammac,
-    invert_permutation as invert_permutation,
-    is_non_decreasing as is_non_decreasing,
-    is_strictly_increasing as is_strictly_increasing,
-    lbeta as lbeta,
-    log_sigmoid as log_sigmoid,
-    multiply_no_nan as multiply_no_nan,
-    ndtri as ndtri,
-    polygamma as polygamma,
-    polyval as polyval,
-    reciprocal_no_nan as reciprocal_no_nan,
-    reduce_euclidean_norm as reduce_euclidean_norm,
-    xdivy as xdivy,
-    xlogy as xlogy,
-    zeta as zeta,
 )
 from jaxsess._tf1.ops.math_ops import (
     abs as abs,  # noqa: A004
@@ -105,6 +83,28 @@ from jaxsess._tf1.ops.math_ops import (
     tan as tan,
     tanh as tanh,
     truediv as truediv,
+)
+from jaxsess._tf1.ops.math_special_ops import (
+    bessel_i0e as bessel_i0e,
+    bessel_i1e as bessel_i1e,
+    betainc as betainc,
+    cumulative_logsumexp as cumulative_logsumexp,
+    erfinv as erfinv,
+    igamma as igamma,
+    igammac as igammac,
+    is_non_decreasing as is_non_decreasing,
+    is_strictly_increasing as is_strictly_increasing,
+    lbeta as lbeta,
+    log_sigmoid as log_sigmoid,
+    multiply_no_nan as multiply_no_nan,
+    ndtri as ndtri,
+    polygamma as polygamma,
+    polyval as polyval,
+    reciprocal_no_nan as reciprocal_no_nan,
+    reduce_euclidean_norm as reduce_euclidean_norm,
+    xdivy as xdivy,
+    xlogy as xlogy,
+    zeta as zeta,
 )
 from jaxsess._tf1.ops.nn_impl import (  # noqa: E402
     accumulate_n as accumulate_n,

@@ -57,12 +57,6 @@ from jaxsess._tf1.ops.ctc_ops import (  # noqa: E402
     ctc_greedy_decoder as ctc_greedy_decoder,
     ctc_loss as ctc_loss,
 )
-from jaxsess._tf1.ops.math_extra_ops import (  # noqa: E402
-    avg_pool1d as avg_pool1d,
-    convolution as convolution,
-    max_pool1d as max_pool1d,
-    relu_layer as relu_layer,
-)
 from jaxsess._tf1.ops.nn_impl import (  # noqa: E402
     atrous_conv2d as atrous_conv2d,
     crelu as crelu,
@@ -73,6 +67,12 @@ from jaxsess._tf1.ops.nn_impl import (  # noqa: E402
     weighted_cross_entropy_with_logits as weighted_cross_entropy_with_logits,
     weighted_moments as weighted_moments,
     zero_fraction as zero_fraction,
+)
+from jaxsess._tf1.ops.nn_surface_ops import (  # noqa: E402
+    avg_pool1d as avg_pool1d,
+    convolution as convolution,
+    max_pool1d as max_pool1d,
+    relu_layer as relu_layer,
 )
 from jaxsess._tf1.ops.normalization import (  # noqa: E402
     batch_normalization as batch_normalization,

@@ -475,3 +475,51 @@ def test_graph_tensor_in_eager_session_is_rejected() -> None:
     with tf.EagerSession():
         with pytest.raises(TypeError, match="Graph tensor"):
             A.reshape(g_t, [1])
+
+
+def test_ensure_shape_failing_run_leaves_variables_unchanged() -> None:
+    x = tf.placeholder(tf.float32, [None, 2])
+    v = tf.Variable(np.zeros(2, np.float32))
+    step = tf.assign_add(v, tf.reduce_sum(tf.ensure_shape(x, [3, 2]), axis=0))
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        sess.run(step, {x: np.ones([3, 2], np.float32)})
+        with pytest.raises(errors.InvalidArgumentError, match=r"not compatible with expected shape"):
+            sess.run(step, {x: np.ones([4, 2], np.float32)})
+        np.testing.assert_array_equal(sess.run(v), [3.0, 3.0])
+
+
+
+def test_ensure_shape_static_mismatch_names_the_tensor() -> None:
+    x = tf.placeholder(tf.float32, [None, 2], name="inp")
+    with pytest.raises(ValueError, match=r"inp:0"):
+        tf.ensure_shape(x, [1, 3])
+    assert tf.ensure_shape(x, [5, None]).shape.as_list() == [5, 2]
+
+
+
+@pytest.mark.parametrize(("repeats", "axis", "match"), [
+    ([1, 2, 3], 0, r"3 repeats for dimension 0 of size 2"),
+    ([-1, 2], 0, r"non-negative"),
+    (2, 5, r"axis 5 is out of range"),
+])
+def test_repeat_bad_arguments(repeats: object, axis: int, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        tf.repeat(tf.constant([[1, 2], [3, 4]]), repeats, axis=axis)
+
+
+
+def test_repeat_needs_static_repeats_and_has_gradients() -> None:
+    n = tf.placeholder(tf.int32, [])
+    with pytest.raises(ValueError, match=r"repeats.*known when the graph is built"):
+        tf.repeat(tf.constant([1, 2]), n)
+    x = tf.constant([1.0, 2.0])
+    g = tf.gradients(tf.reduce_sum(tf.repeat(x, [3, 1]) * tf.constant([1.0, 2.0, 3.0, 4.0])), x)[0]
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(g), [6.0, 4.0])
+
+
+
+def test_shape_n_of_mixed_dtypes_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match=r"types \[int32, float32\] that don't all match"):
+        tf.shape_n([tf.constant([1]), tf.constant([1.0])])

@@ -513,3 +513,13 @@ def test_bad_input_raises_a_named_error_and_changes_nothing(env: Env, case: Case
     assert case.names in str(info.value), f"{type(info.value).__name__}: {info.value}"
     env.assert_unchanged(before)
     env.assert_usable()
+
+
+def test_errors_code_mapping_round_trips() -> None:
+    for code in range(1, 17):
+        cls = errors.exception_type_from_error_code(code)
+        assert errors.error_code_from_exception_type(cls) == code
+        assert cls(None, None, "m").error_code == code
+    assert errors.error_code_from_exception_type(ValueError) == errors.UNKNOWN  # type: ignore[arg-type]
+    with pytest.raises(KeyError):
+        errors.exception_type_from_error_code(0)

@@ -396,3 +396,10 @@ class TestWhileLoop:
         with pytest.raises(ValueError, match="while_loop 'powers'.*maximum_iterations"):
             tf.gradients(y, x)
         assert float(val(sess, y, {x: 2.0, n: 3})) == 8.0
+
+
+def test_switch_case_keys_must_be_contiguous() -> None:
+    with pytest.raises(ValueError, match=r"contiguous range"):
+        tf.switch_case(tf.constant(0), {0: lambda: tf.constant(1), 2: lambda: tf.constant(2)})
+    with pytest.raises(TypeError, match=r"branch 1 must be callable"):
+        tf.switch_case(tf.constant(0), [lambda: tf.constant(1), 3])

@@ -259,3 +259,29 @@ class TestTraining:
     def test_gradients_in_eager_session_raise(self) -> None:
         with tf.EagerSession(), pytest.raises(RuntimeError, match="eager"):
             tf.gradients(tf.constant(1.0), tf.constant(1.0))
+
+
+def test_indexed_slices() -> None:
+    s = tf.IndexedSlices(tf.constant([[1.0, 1.0]]), tf.constant([2]), tf.constant([4, 2]))
+    assert s.shape.as_list() == [4, 2] and s.dtype == tf.float32
+    assert tf.IndexedSlices(tf.constant([[1.0, 1.0]]), tf.constant([2])).shape.as_list() == [None, 2]
+    v = tf.Variable(np.ones((4, 2), np.float32))
+    step = tf.train.GradientDescentOptimizer(1.0).apply_gradients([(s, v)])
+    neg = tf.convert_to_tensor(-s)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        sess.run(step)
+        np.testing.assert_array_equal(sess.run(v)[:, 0], [1.0, 1.0, 0.0, 1.0])
+        np.testing.assert_array_equal(sess.run(neg)[2], [-1.0, -1.0])
+    with pytest.raises(ValueError, match=r"dtype int32 for Tensor with dtype float32"):
+        tf.convert_to_tensor_or_indexed_slices(s, dtype=tf.int32)
+    fed_rows = tf.placeholder(tf.int32, [2])
+    with pytest.raises(ValueError, match=r"dense_shape known when the graph is built"):
+        tf.convert_to_tensor(tf.IndexedSlices(tf.constant([[1.0]]), tf.constant([0]), fed_rows))
+
+
+
+def test_gradients_of_gather_are_dense() -> None:
+    params = tf.Variable(np.ones((5, 2), np.float32))
+    g = tf.gradients(tf.reduce_sum(tf.gather(params, [1, 1, 3])), params)[0]
+    assert not isinstance(g, tf.IndexedSlices) and isinstance(g, tf.Tensor)

@@ -7,6 +7,7 @@ scopes, collections, the thread-local default-graph stack and ``finalize``.
 
 from __future__ import annotations
 
+import os
 import threading
 
 import numpy as np
@@ -564,3 +565,35 @@ def test_as_graph_element() -> None:
         g.as_graph_element(1.0)
     with pytest.raises(ValueError):
         tf.Graph().as_graph_element(a)
+
+
+def test_make_tensor_proto_checks() -> None:
+    with pytest.raises(TypeError, match=r"Expected Tensor's shape"):
+        tf.make_tensor_proto(np.zeros([2, 3]), shape=[3, 2], verify_shape=True)
+    p = tf.make_tensor_proto(np.array([1 + 2j], np.complex64), shape=[2])
+    np.testing.assert_array_equal(tf.make_ndarray(p), [1 + 2j, 1 + 2j])
+    np.testing.assert_array_equal(tf.make_ndarray(tf.make_tensor_proto(tf.constant([1, 2]))), [1, 2])
+
+
+
+def test_small_utilities() -> None:
+    spec = tf.DeviceSpec.from_string("/job:w/task:2/device:CPU:0")
+    assert spec.replace(task=3).to_string() == "/job:w/task:3/device:CPU:0"
+    with tf.Graph().as_default() as g, g.device(tf.DeviceSpec(device_type="CPU", device_index=0)):
+        assert tf.constant(1.0).device == "/device:CPU:0"
+    with tf.compat.forward_compatibility_horizon(2019, 1, 1):
+        assert not tf.compat.forward_compatible(2020, 1, 1)
+    assert tf.compat.forward_compatible(2020, 1, 1)
+    assert tf.compat.dimension_at_index(tf.TensorShape(None), 3) is None
+    d = tf.test.get_temp_dir()
+    assert d == tf.test.get_temp_dir() and os.path.isdir(d)
+    tf.debugging.set_log_device_placement(True)
+    assert tf.debugging.get_log_device_placement()
+    tf.debugging.set_log_device_placement(False)
+    with pytest.raises(ValueError, match=r"ignore_existing"):
+        with tf.colocate_with(None):
+            pass
+    with pytest.raises(TypeError, match=r"colocate_with expects an Operation, Tensor or Variable"):
+        with tf.colocate_with(3):
+            pass
+    assert tf.dtypes.saturate_cast is tf.saturate_cast and tf.nn.silu is tf.nn.swish

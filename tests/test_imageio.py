@@ -280,3 +280,15 @@ def test_image_and_sparse_host_ops_round_trip_through_graph_def() -> None:
     for w, v in zip(want, got):
         np.testing.assert_array_equal(w, v)
         assert w.dtype == v.dtype
+
+
+def test_jpeg_header_ops_errors() -> None:
+    with pytest.raises(TypeError, match="int32 or int64"):
+        tf.io.extract_jpeg_shape(b"x", output_type=tf.float32)
+    with pytest.raises(ValueError, match="scalar string"):
+        tf.io.is_jpeg(["a", "b"])
+    g = tf.Graph()
+    with g.as_default():
+        shape = tf.io.extract_jpeg_shape(b"GIF89a")
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match="Invalid JPEG data, size 6"):
+            sess.run(shape)

@@ -435,3 +435,33 @@ class TestLayerObjects:
             np.testing.assert_allclose(np.asarray(sess2.run(y, {x: xv, p: False})), [[0.0, 0.0, 0.0]])
         finally:
             sess2.close()
+
+
+def test_batch_normalization_variables_and_update_ops() -> None:
+    x = tf.placeholder(tf.float32, [None, 3])
+    training = tf.placeholder(tf.bool, [])
+    y = tf.layers.batch_normalization(x, training=training, momentum=0.5)
+    names = [v.name for v in tf.global_variables()]
+    assert names == ["batch_normalization/gamma:0", "batch_normalization/beta:0",
+                     "batch_normalization/moving_mean:0", "batch_normalization/moving_variance:0"]
+    assert [v.name for v in tf.trainable_variables()] == names[:2]
+    updates = tf.get_collection(tf.GraphKeys.UPDATE_OPS)
+    assert len(updates) == 2
+    data = np.array([[1.0, 2.0, 3.0], [3.0, 6.0, 9.0]], np.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        out = np.asarray(sess.run(y, {x: data, training: True}))
+        np.testing.assert_allclose(out[:, 0], [-1.0, 1.0], atol=1e-3)
+        sess.run(updates, {x: data, training: False})  # inference: no move
+        mm = tf.global_variables()[2]
+        np.testing.assert_allclose(np.asarray(sess.run(mm)), [0.0, 0.0, 0.0])
+        sess.run(updates, {x: data, training: True})
+        np.testing.assert_allclose(np.asarray(sess.run(mm)), [1.0, 2.0, 3.0])
+
+
+
+def test_contrib_layers_aliases() -> None:
+    flat = tf.contrib.layers.flatten(tf.zeros([2, 3, 4]))  # TF-slim's: scope `Flatten`
+    assert flat.shape.as_list() == [2, 12] and flat.name.startswith("Flatten/")
+    init = tf.contrib.layers.xavier_initializer(uniform=False)
+    assert init.distribution == "truncated_normal" and init.mode == "fan_avg"

@@ -126,3 +126,35 @@ def test_id_ops_round_trip_through_graph_def():
         tf.import_graph_def(graph_def, name="")
         np.testing.assert_array_equal(sess.run(net.name, {"x:0": ["a", "b", "c"]}), expected)
     np.testing.assert_array_equal(expected[:, 4:], [[1, 0], [0, 1], [0, 0]])
+
+
+def test_vocabulary_file_column_errors(tmp_path) -> None:
+    path = tmp_path / "v.txt"
+    path.write_text("a\nb\n")
+    col = tf.feature_column.categorical_column_with_vocabulary_file("k", str(path))
+    assert col.vocabulary_size == 2 and col.num_buckets == 2
+    with pytest.raises(ValueError, match="Invalid vocabulary_size in k"):
+        tf.feature_column.categorical_column_with_vocabulary_file("k", str(path), vocabulary_size=0)
+    with pytest.raises(ValueError, match="Invalid num_oov_buckets -1 in k"):
+        tf.feature_column.categorical_column_with_vocabulary_file("k", str(path), num_oov_buckets=-1)
+    with pytest.raises(ValueError, match="Missing vocabulary_file"):
+        tf.feature_column.categorical_column_with_vocabulary_file("k", "")
+    too_big = tf.feature_column.categorical_column_with_vocabulary_file("k", str(path), vocabulary_size=5)
+    with pytest.raises(ValueError, match="Invalid vocab_size 5"):
+        tf.feature_column.input_layer({"k": [["a"]]}, [tf.feature_column.indicator_column(too_big)])
+
+
+
+def test_shared_embedding_columns_errors() -> None:
+    fc = tf.feature_column
+    a = fc.categorical_column_with_identity("a", 4)
+    with pytest.raises(ValueError, match="Invalid dimension 0"):
+        fc.shared_embedding_columns([a], 0)
+    with pytest.raises(ValueError, match="same number of buckets"):
+        fc.shared_embedding_columns([a, fc.categorical_column_with_identity("b", 5)], 2)
+    with pytest.raises(ValueError, match="same type"):
+        fc.shared_embedding_columns([a, fc.categorical_column_with_hash_bucket("b", 4)], 2)
+    cols = fc.shared_embedding_columns([a, fc.categorical_column_with_identity("b", 4)], 2,
+                                       shared_embedding_collection_name="shared")
+    assert [c._var_scope_name for c in cols] == ["shared", "shared"]
+    assert fc.make_parse_example_spec(cols) == {"a": tf.io.VarLenFeature(tf.int64), "b": tf.io.VarLenFeature(tf.int64)}

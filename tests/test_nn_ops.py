@@ -646,3 +646,101 @@ def test_nn_namespace_is_complete() -> None:
     for name in nn_ops.__all__:
         assert getattr(nn, name) is getattr(nn_ops, name)
     assert nn.max_pool2d is nn.max_pool
+
+
+def test_nn_surface_errors() -> None:
+    with pytest.raises(ValueError, match=r"rank 3, 4 or 5"):
+        tf.nn.avg_pool_v2(tf.zeros([2, 3]), 2, 2, "VALID")
+    with pytest.raises(ValueError, match=r"data_format 'NWC'"):
+        tf.nn.conv1d_transpose(tf.zeros([1, 4, 2]), tf.zeros([2, 3, 2]), [1, 8, 3], 2, data_format="NCW")
+    with pytest.raises(ValueError, match=r"at least rank 1"):
+        tf.nn.compute_average_loss(tf.constant(1.0))
+    with pytest.raises(TypeError, match=r"variance_epsilon and scale_after_normalization"):
+        tf.nn.batch_norm_with_global_normalization(tf.zeros([1, 2]), 0.0, 1.0, 0.0, 1.0)
+
+
+
+def test_candidate_sampler_errors_and_determinism() -> None:
+    labels = tf.constant([[1]], tf.int64)
+    with pytest.raises(ValueError, match=r"range_max \(3\) must equal num_reserved_ids"):
+        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 1, False, 3, unigrams=[1, 2])
+    with pytest.raises(ValueError, match=r"Must provide either vocab_file or unigrams"):
+        tf.nn.fixed_unigram_candidate_sampler(labels, 1, 1, False, 3)
+    s = tf.nn.fixed_unigram_candidate_sampler(labels, 1, 2, True, 3, unigrams=[1, 0, 2], seed=7)
+    with tf.Session() as sess:
+        got = sess.run(s.sampled_candidates)
+    assert sorted(got.tolist()) == [0, 2]  # the zero-count id is never drawn
+
+
+def test_conv2d_transpose_shape_mismatch_names_node() -> None:
+    x = tf.zeros([1, 4, 4, 2])
+    w = tf.zeros([3, 3, 5, 2])
+    with pytest.raises(ValueError, match="conv2d_transpose"):
+        tf.nn.conv2d_transpose(x, w, [1, 9, 9, 5], [1, 2, 2, 1], "SAME")
+    with pytest.raises(ValueError, match="output_channels"):
+        tf.nn.conv2d_transpose(x, w, [1, 8, 8, 4], [1, 2, 2, 1], "SAME")
+
+
+
+def test_conv2d_transpose_is_the_gradient_of_conv2d() -> None:
+    rng = np.random.RandomState(0)
+    y = tf.constant(rng.normal(size=(1, 6, 6, 2)).astype(np.float32))
+    w = tf.constant(rng.normal(size=(3, 3, 2, 3)).astype(np.float32))
+    g = tf.constant(rng.normal(size=(1, 3, 3, 3)).astype(np.float32))
+    conv = tf.nn.conv2d(y, w, [1, 2, 2, 1], "SAME")
+    (grad,) = tf.gradients(conv, [y], grad_ys=[g])
+    t = tf.nn.conv2d_transpose(g, w, [1, 6, 6, 2], [1, 2, 2, 1], "SAME")
+    with tf.Session() as sess:
+        a, b = sess.run([grad, t])
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=1e-5, atol=1e-5)
+
+
+
+@pytest.mark.parametrize("sampler", [tf.nn.log_uniform_candidate_sampler, tf.nn.uniform_candidate_sampler])
+def test_candidate_sampler_unique_in_range(sampler) -> None:
+    labels = tf.constant([[1], [2]], tf.int64)
+    s, te, se = sampler(labels, 1, 6, True, 8, seed=3)
+    with tf.Session() as sess:
+        a, b, c = (np.array(v) for v in sess.run([s, te, se]))
+        a2 = np.array(sess.run(s))
+    assert a.shape == (6,) and len(set(a.tolist())) == 6
+    assert a.min() >= 0 and a.max() < 8
+    assert b.shape == (2, 1) and c.shape == (6,)
+    assert np.all((c > 0) & (c <= 1.0 + 1e-6))
+    assert len(set(a2.tolist())) == 6
+
+
+
+def test_candidate_sampler_unique_needs_enough_classes() -> None:
+    with pytest.raises(ValueError, match="num_sampled"):
+        tf.nn.log_uniform_candidate_sampler(tf.constant([[1]]), 1, 9, True, 8)
+
+
+
+def test_nce_loss_trains_weights() -> None:
+    tf.set_random_seed(0)  # the sampled negatives differ per run: fixed, so the test is deterministic
+    w = tf.Variable(np.full((5, 2), 0.1, np.float32))
+    b = tf.Variable(np.zeros(5, np.float32))
+    loss = tf.reduce_mean(tf.nn.nce_loss(w, b, tf.constant([[1], [3]]), tf.ones([2, 2]), 2, 5))
+    step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        first = float(np.asarray(sess.run(loss)))
+        for _ in range(20):
+            sess.run(step)
+        assert float(np.asarray(sess.run(loss))) < first
+
+
+
+def test_clip_by_global_norm_values_and_none() -> None:
+    a = tf.constant([3.0, 4.0])
+    b = tf.constant([[12.0]])
+    clipped, norm = tf.clip_by_global_norm([a, None, b], 6.5)
+    assert clipped[1] is None
+    with tf.Session() as sess:
+        ca, cb, n = (np.array(v) for v in sess.run([clipped[0], clipped[2], norm]))
+    np.testing.assert_allclose(float(n), 13.0, rtol=1e-6)
+    np.testing.assert_allclose(ca, [1.5, 2.0], rtol=1e-6)
+    np.testing.assert_allclose(cb, [[6.0]], rtol=1e-6)
+    with pytest.raises(TypeError, match="sequence"):
+        tf.clip_by_global_norm(a, 1.0)

@@ -318,3 +318,18 @@ def test_placement_only_looks_at_the_pruned_graph() -> None:
             a.eval()
     finally:
         s.close()
+
+
+def test_config_devices() -> None:
+    cpu, = tf.config.list_physical_devices("CPU")
+    assert cpu.name == "/physical_device:CPU:0" and tf.config.list_physical_devices("GPU") == []
+    with pytest.raises(ValueError, match=r"non-GPU"):
+        tf.config.experimental.set_memory_growth(cpu, True)
+    with pytest.raises(ValueError, match=r"unrecognized device"):
+        tf.config.experimental.get_memory_growth(tf.config.PhysicalDevice("/physical_device:GPU:7", "GPU"))
+    tf.config.set_visible_devices([cpu], "CPU")
+    assert tf.config.get_visible_devices("CPU") == [cpu]
+    assert tf.config.list_logical_devices() == [tf.config.LogicalDevice("/device:CPU:0", "CPU")]
+    tf.config.optimizer.set_jit(True)
+    assert tf.config.optimizer.get_jit() is True
+    tf.config.optimizer.set_jit(False)

@@ -429,3 +429,24 @@ def test_queues_and_readers_need_a_graph():
             tf.FIFOQueue(2, tf.int32)
         with pytest.raises(RuntimeError, match="Readers are not supported when eager"):
             tf.TextLineReader()
+
+
+def test_match_filenames_once_feeds_a_reader(tmp_path) -> None:
+    for name in ("a.csv", "b.csv"):
+        (tmp_path / name).write_text(f"{name}\n")
+    g = tf.Graph()
+    with g.as_default():
+        files = tf.train.match_filenames_once(str(tmp_path / "*.csv"))
+        assert files.name == "matching_filenames:0"
+        queue = tf.train.string_input_producer(files, shuffle=False, num_epochs=1)
+        _, line = tf.TextLineReader().read(queue)
+        with tf.Session() as sess:
+            sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+            coord = tf.train.Coordinator()
+            threads = tf.train.start_queue_runners(sess, coord)
+            lines = [sess.run(line), sess.run(line)]
+            coord.request_stop()
+            coord.join(threads)
+    assert lines == [b"a.csv", b"b.csv"]
+    with pytest.raises(ValueError, match="at most rank 1"):
+        tf.io.matching_files([["a"]])

@@ -387,3 +387,22 @@ def test_seeded_ops_draw_tf_values_run_after_run() -> None:
     for got, want in zip(runs, tf_uniform, strict=True):
         np.testing.assert_array_equal(got, np.asarray(want, np.float32))
     np.testing.assert_array_equal(ints, np.asarray(tf_int, np.int32))
+
+
+def test_uniform_unit_scaling_initializer_range() -> None:
+    v = tf.get_variable("uus", [12, 3], initializer=tf.uniform_unit_scaling_initializer(factor=2.0, seed=1))
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        val = sess.run(v)
+    limit = 2.0 * np.sqrt(3 / 12)
+    assert val.shape == (12, 3) and np.all(np.abs(val) <= limit) and np.abs(val).max() > limit / 2
+
+
+
+def test_stateless_random_seed_and_dtype_errors() -> None:
+    with pytest.raises(ValueError, match=r"seed must be an int32/int64 tensor of shape \[2\]"):
+        tf.random.stateless_uniform([2], seed=tf.constant([1.0, 2.0]))
+    with pytest.raises(ValueError, match=r"minval and maxval must be both"):
+        tf.random.stateless_uniform([2], seed=[1, 2], maxval=None, dtype=tf.int64)
+    with pytest.raises(ValueError, match=r"floating dtype"):
+        tf.random.stateless_normal([2], seed=[1, 2], dtype=tf.int32)

@@ -365,3 +365,98 @@ def test_our_records_read_by_real_tensorflow(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "all checks passed" in proc.stdout
+
+
+def _example(**feature: object) -> bytes:
+    return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+
+
+def test_varlen_feature_sparse_output_and_errors() -> None:
+    rec = _example(x=tf.train.Feature(float_list=tf.train.FloatList(value=[1.0, 2.0])))
+    g = tf.Graph()
+    with g.as_default():
+        s = tf.placeholder(tf.string, [None])
+        sp = tf.io.parse_example(s, {"x": tf.io.VarLenFeature(tf.float32)})["x"]
+        assert isinstance(sp, tf.SparseTensor) and sp.dtype == tf.float32
+        dense = tf.sparse.to_dense(sp)
+        with tf.Session() as sess:
+            v, d = sess.run([sp, dense], {s: [rec, _example()]})
+            np.testing.assert_array_equal(v.indices, [[0, 0], [0, 1]])
+            np.testing.assert_array_equal(v.dense_shape, [2, 2])
+            np.testing.assert_array_equal(d, [[1.0, 2.0], [0.0, 0.0]])
+            # wrong kind: TF's message
+            wrong = tf.io.parse_example(s, {"x": tf.io.VarLenFeature(tf.int64)})["x"]
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Data types don't match"):
+                sess.run(wrong, {s: [rec]})
+    with pytest.raises(TypeError, match="sparse_types"):
+        tf.io.parse_example(["x"], {"x": tf.io.VarLenFeature(tf.int32)})
+
+
+
+def test_make_parse_example_spec_conflict() -> None:
+    fc = tf.feature_column
+    with pytest.raises(ValueError, match="different parse_spec for key k"):
+        fc.make_parse_example_spec([fc.numeric_column("k"), fc.categorical_column_with_hash_bucket("k", 3)])
+    spec = fc.make_parse_example_spec([fc.categorical_column_with_identity("i", 4)])
+    assert spec == {"i": tf.io.VarLenFeature(tf.int64)}
+
+
+
+def test_serialize_parse_roundtrip_and_errors() -> None:
+    x = np.array([[1, 2], [3, 4]], np.int32)
+    g = tf.Graph()
+    with g.as_default():
+        back = tf.io.parse_tensor(tf.io.serialize_tensor(tf.constant(x)), tf.int32)
+        assert back.shape.ndims is None and back.dtype == tf.int32
+        not_scalar = tf.io.parse_tensor(tf.constant(["a", "b"]), tf.int32)
+        garbage = tf.io.parse_tensor(tf.constant(b"\xff\xff"), tf.int32)
+        with tf.Session() as sess:
+            np.testing.assert_array_equal(sess.run(back), x)
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Expected `serialized` to be a scalar"):
+                sess.run(not_scalar)
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Could not parse"):
+                sess.run(garbage)
+    with pytest.raises(ValueError, match="requested dtype string"):  # as TF
+        tf.io.parse_tensor(tf.constant(1), tf.int32)
+
+
+
+def test_decode_compressed_bad_type() -> None:
+    with pytest.raises(ValueError, match="ZLIB, GZIP"):
+        tf.io.decode_compressed(["x"], compression_type="BZIP2")
+
+
+
+def test_fixed_length_record_dataset_errors(tmp_path) -> None:
+    with pytest.raises(ValueError, match="record_bytes must be positive"):
+        tf.data.FixedLengthRecordDataset(str(tmp_path / "x.bin"), 0)
+    g = tf.Graph()
+    with g.as_default():
+        nxt = tf.data.FixedLengthRecordDataset(str(tmp_path / "missing.bin"), 4).make_one_shot_iterator().get_next()
+        with tf.Session() as sess, pytest.raises(tf.errors.NotFoundError):
+            sess.run(nxt)
+
+
+
+def test_sequence_example_errors() -> None:
+    ex = tf.train.SequenceExample()
+    ex.feature_lists.feature_list["x"].feature.add().float_list.value.extend([1.0, 2.0])
+    rec = ex.SerializeToString()
+    g = tf.Graph()
+    with g.as_default():
+        _, seq = tf.parse_single_sequence_example(rec, sequence_features={
+            "x": tf.FixedLenSequenceFeature([3], tf.float32)})
+        _, missing = tf.parse_single_sequence_example(rec, sequence_features={
+            "y": tf.FixedLenSequenceFeature([], tf.int64)})
+        with tf.Session() as sess:
+            with pytest.raises(tf.errors.InvalidArgumentError, match="values size: 2 but output shape: \\[3\\]"):
+                sess.run(seq["x"])
+            with pytest.raises(tf.errors.InvalidArgumentError, match="Feature list 'y' is required"):
+                sess.run(missing["y"])
+    with pytest.raises(ValueError, match="Missing features"):
+        tf.parse_single_sequence_example(rec)
+    with pytest.raises(ValueError, match="Unsupported context feature type FixedLenSequenceFeature"):
+        tf.parse_single_sequence_example(rec, context_features={"c": tf.FixedLenSequenceFeature([], tf.int64)})
+    with pytest.raises(ValueError, match="rank 0"):
+        tf.parse_single_sequence_example([rec], sequence_features={"x": tf.VarLenFeature(tf.float32)})

@@ -299,3 +299,15 @@ def test_matmul_of_an_unshaped_placeholder(sess: tf.Session) -> None:
     # the inner dimension is checked when the run is traced (TF: at run time)
     with pytest.raises(tf.errors.InvalidArgumentError, match="inner dimension does not match: 3 vs. 2"):
         sess.run(prod, {sp: ([[0, 1]], [1.0], [3, 2])})
+
+
+def test_sparse_surface_and_grad_pass_through() -> None:
+    with pytest.raises(ValueError, match=r"axis 3 is out of range"):
+        tf.sparse.expand_dims(tf.SparseTensor([[0, 1]], [1.0], [2, 3]), 3)
+    x = tf.constant([0.4, 1.6])
+    y = tf.grad_pass_through(lambda v: tf.round(v) * 3.0)(x)
+    g = tf.gradients(tf.reduce_sum(y), x)[0]
+    ind = tf.sparse.to_indicator(tf.SparseTensor([[0, 0], [0, 1]], tf.constant([1, 9], tf.int64), [1, 2]), 3)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(g), [1.0, 1.0])
+        np.testing.assert_array_equal(sess.run(ind), [[False, True, False]])  # id 9 outside the vocabulary

@@ -34,6 +34,32 @@ def test_programs_start_with_the_tf_import() -> None:
         assert "import tensorflow" in text and "jaxsess" not in text, name
 
 
+def _windows(text: str, size: int = 6) -> set[tuple[str, ...]]:
+    """Every run of ``size`` consecutive code lines (stripped; blank lines, comments and lines of
+    fewer than 12 characters left out)."""
+    lines = [ln.strip() for ln in text.splitlines()]
+    code = [ln for ln in lines if len(ln) >= 12 and not ln.startswith("#")]
+    return {tuple(code[i:i + size]) for i in range(len(code) - size + 1)}
+
+
+def test_the_oracle_shares_no_code_with_jaxsess() -> None:
+    # The corpus is an independent oracle: a program, or a helper module a program imports
+    # when TF 2.x lacks an API (``_v42_seq2seq_tf115.py``), copied from jaxsess would record
+    # jaxsess's behaviour as TF's and could never catch a bug in it.
+    package = Path(jaxsess.__file__).parent
+    ours: set[tuple[str, ...]] = set()
+    for path in package.rglob("*.py"):
+        ours |= _windows(path.read_text(encoding="utf-8"))
+    shared = {}
+    for path in sorted(_corpus.PROGRAMS.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert "jaxsess" not in text, path.name
+        common = _windows(text) & ours
+        if common:
+            shared[path.name] = len(common)
+    assert shared == {}
+
+
 # TF1 programs leave sessions unclosed (``def f(): s = tf.Session(); return s.run(t)``):
 # TF releases them silently, jaxsess with a ResourceWarning that Python's default
 # filters hide; the suite's filterwarnings=error must not turn it into a failure here.

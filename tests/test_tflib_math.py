@@ -179,3 +179,45 @@ def test_namespaces_alias_tf_names() -> None:
     assert tf.image.resize is tf.image.resize_images and tf.lin_space is tf.linspace
     assert tf.math.unsorted_segment_sum is tf.unsorted_segment_sum and tf.math.erfc is tf.erfc
     assert tf.compat.v1.image.ResizeMethod.AREA == 3
+
+
+def test_saturate_cast_edges() -> None:
+    with tf.Session() as sess:
+        got = sess.run([tf.saturate_cast(tf.constant([3e9, -3e9, 7.9]), tf.int32),
+                        tf.saturate_cast(tf.constant([70000, -5]), tf.uint16),
+                        tf.saturate_cast(tf.constant([1e300, -1e300], tf.float64), tf.float32),
+                        tf.saturate_cast(tf.constant([1 + 2j], tf.complex64), tf.float32)])
+    np.testing.assert_array_equal(got[0], [2147483520, -2147483648, 7])  # float32 below 2**31, as TF
+    np.testing.assert_array_equal(got[1], [65535, 0])
+    assert np.all(np.isfinite(got[2])) and got[2][0] == np.finfo(np.float32).max
+    np.testing.assert_array_equal(got[3], [1.0])
+
+
+
+def test_bitcast_narrow_input_must_end_in_the_ratio() -> None:
+    with pytest.raises(ValueError, match=r"last dimension of .* must be 4"):
+        tf.bitcast(tf.constant([1, 2], tf.uint8), tf.int32)
+    assert tf.bitcast(tf.constant(np.zeros((3, 2), np.int16)), tf.int32).shape.as_list() == [3]
+
+
+
+def test_type_errors_name_the_op() -> None:
+    with pytest.raises(TypeError, match=r"'NextAfter'"):
+        tf.math.nextafter(tf.constant([1]), tf.constant([2]))
+    with pytest.raises(TypeError, match=r"bessel_i0: expected"):
+        tf.math.bessel_i0(tf.constant([1]))
+    with pytest.raises(TypeError, match=r"unsorted_segment_sqrt_n: expected float data"):
+        tf.math.unsorted_segment_sqrt_n(tf.constant([1, 2]), tf.constant([0, 0]), 1)
+
+
+
+def test_lu_and_tridiagonal_errors() -> None:
+    with pytest.raises(TypeError, match=r"lu: expected a float"):
+        tf.linalg.lu(tf.constant([[1, 2], [3, 4]]))
+    lu, p = tf.linalg.lu(tf.constant([[2.0, 1.0], [1.0, 3.0]]))
+    with pytest.raises(ValueError, match=r"rhs .* must be \[\.\.\., 2, K\]"):
+        tf.linalg.lu_solve(lu, p, tf.ones([3, 1]))
+    with pytest.raises(TypeError, match=r"perm must be int32 or int64"):
+        tf.linalg.lu_reconstruct(lu, tf.cast(p, tf.float32))
+    with pytest.raises(ValueError, match=r"unrecognized diagonals_format 'banded'"):
+        tf.linalg.tridiagonal_solve(tf.ones([3, 2]), tf.ones([2, 1]), diagonals_format="banded")

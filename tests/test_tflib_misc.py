@@ -286,3 +286,48 @@ def test_checks_and_py_funcs_on_iterator_batches(graph):
         assert sess.run(v) == np.float32(3.0)
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(scaled), [[20.0, 40.0]])
+
+
+def test_eager_ops() -> None:
+    with tf.EagerSession():
+        np.testing.assert_array_equal(np.asarray(tf.truncatemod(tf.constant([-7, 7]), tf.constant([2, -2]))), [-1, 1])
+        np.testing.assert_array_equal(np.asarray(tf.repeat(tf.constant([1, 2]), 2)), [1, 1, 2, 2])
+        assert tf.switch_case(5, [lambda: 1, lambda: 2]) == 2
+        assert float(tf.py_function(lambda a: a.numpy() + 1, [tf.constant(1.0)], tf.float32)) == 2.0
+
+
+
+def test_py_function_gives_numpy_method_and_bytes() -> None:
+    seen = []
+
+    def fn(s: object, x: object) -> object:
+        seen.append((s.numpy(), type(x.numpy()).__name__))  # type: ignore[attr-defined]
+        return np.float32(len(s.numpy()))  # type: ignore[attr-defined]
+
+    out = tf.py_function(fn, [tf.constant("abc"), tf.constant(2.0)], tf.float32)
+    with tf.Session() as sess:
+        assert sess.run(out) == 3.0
+    assert seen == [(b"abc", "float32")]
+    assert out.op.type == "PyFunc" and out.name == "EagerPyFunc:0"
+
+
+
+def test_assert_near_tolerance_and_eager() -> None:
+    x = tf.placeholder(tf.float32, [2])
+    check = tf.assert_near(x, tf.constant([1.0, 2.0]), rtol=0.0, atol=0.1)
+    with tf.Session() as sess:
+        sess.run(check, {x: [1.05, 2.0]})
+        with pytest.raises(errors.InvalidArgumentError, match=r"x and y not equal to tolerance"):
+            sess.run(check, {x: [1.2, 2.0]})
+    with tf.EagerSession():
+        assert tf.debugging.assert_near(tf.constant([1.0]), tf.constant([1.0])) is None
+
+
+
+def test_assert_shapes_ellipsis_and_ints() -> None:
+    a, b = tf.zeros([4, 2, 3]), tf.zeros([3])
+    assert tf.debugging.assert_shapes([(a, ("...", "D")), (b, ("D",))]).type == "NoOp"
+    with pytest.raises(ValueError, match=r"dimension 1 must have size 5"):
+        tf.debugging.assert_shapes([(a, (4, 5, 3))])
+    with pytest.raises(ValueError, match=r"must have rank 2"):
+        tf.debugging.assert_shapes({a: ("N", "D")})

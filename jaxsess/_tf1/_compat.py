@@ -7,7 +7,7 @@ call that would turn TF2's eager execution on refuses clearly.
 
 from __future__ import annotations
 
-from jaxsess._core.graph import _tf2 as _tf2
+from jaxsess._core.graph import _tf2_behavior as _tf2
 from jaxsess._core.graph._shape import disable_v2_tensorshape, enable_v2_tensorshape
 from jaxsess._tf1.ops.state_ops import disable_resource_variables, enable_resource_variables
 

@@ -18,7 +18,10 @@ from jaxsess._tf1.summary._ops import (
     scalar as scalar,
     text as text,
 )
-from jaxsess._tf1.summary._v2 import all_v2_summary_ops as all_v2_summary_ops, initialize as initialize
+from jaxsess._tf1.summary._tf2_writers import (
+    all_v2_summary_ops as all_v2_summary_ops,
+    initialize as initialize,
+)
 from jaxsess._tf1.summary._writer import (
     FileWriter as FileWriter,
     FileWriterCache as FileWriterCache,

@@ -16,6 +16,7 @@ from jaxsess._core._tfproto import (
 from jaxsess._core.graph._graph_def import write_graph as write_graph
 from jaxsess._tf1.ops.serialization_ops import match_filenames_once as match_filenames_once
 from jaxsess._tf1.summary._writer import summary_iterator as summary_iterator
+from jaxsess._tf1.train._adadelta import AdadeltaOptimizer as AdadeltaOptimizer
 from jaxsess._tf1.train._checkpoint_utils import (
     CheckpointReader as CheckpointReader,
     NewCheckpointReader as NewCheckpointReader,
@@ -92,8 +93,7 @@ from jaxsess._tf1.train._optimizers import (
     RMSPropOptimizer as RMSPropOptimizer,
     TransformationSpec as TransformationSpec,
 )
-from jaxsess._tf1.train._optimizers_extra import (
-    AdadeltaOptimizer as AdadeltaOptimizer,
+from jaxsess._tf1.train._proximal import (
     AdagradDAOptimizer as AdagradDAOptimizer,
     FtrlOptimizer as FtrlOptimizer,
     ProximalAdagradOptimizer as ProximalAdagradOptimizer,

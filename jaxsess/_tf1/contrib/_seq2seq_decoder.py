@@ -655,7 +655,8 @@ def dynamic_decode(decoder: Decoder, output_time_major: bool = False, impute_fin
     Returns:
       ``(final_outputs, final_state, final_sequence_lengths)``: the decoder's
       outputs stacked over time (the static bound's length), its last state
-      and int32 ``[batch_size]`` lengths (the step at which each entry finished).
+      and int32 ``[batch_size]`` lengths (the step at which each entry finished;
+      for a decoder that tracks its own lengths, its state's ``lengths``).
 
     Raises:
       TypeError: ``decoder`` is not a Decoder.
@@ -717,11 +718,15 @@ def dynamic_decode(decoder: Decoder, output_time_major: bool = False, impute_fin
 
         def body(time: Any, outputs_ta: Any, state: Any, inputs: Any, finished: Any, lengths: Any) -> Any:
             next_outputs, decoder_state, next_inputs, decoder_finished = decoder.step(time, inputs, state)
+            own_lengths = getattr(decoder_state, "lengths", None) if decoder.tracks_own_finished else None
             if decoder.tracks_own_finished:
                 next_finished = decoder_finished
             else:
                 next_finished = logical_or(decoder_finished, finished)
-            next_lengths = where(logical_not(finished), fill(shape(lengths), time + 1), lengths)
+            if own_lengths is not None:  # a decoder that tracks its lengths (BeamSearchDecoder) gives them, as TF
+                next_lengths = cast(own_lengths, _int32)
+            else:
+                next_lengths = where(logical_not(finished), fill(shape(lengths), time + 1), lengths)
             nest.assert_same_structure(state, decoder_state)
             nest.assert_same_structure(inputs, next_inputs)
             if impute_finished:

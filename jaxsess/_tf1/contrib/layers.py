@@ -40,7 +40,7 @@ from jaxsess._tf1.train._optimizers import (
     Optimizer,
     RMSPropOptimizer,
 )
-from jaxsess._tf1.train._optimizers_extra import FtrlOptimizer
+from jaxsess._tf1.train._proximal import FtrlOptimizer
 
 __all__ = ["flatten", "xavier_initializer", "xavier_initializer_conv2d", "fully_connected", "conv2d", "max_pool2d",
            "avg_pool2d", "batch_norm", "layer_norm", "dropout", "one_hot_encoding", "l1_regularizer", "l2_regularizer",

@@ -26,8 +26,8 @@ from jaxsess._tf1.distributions._distribution import (
 from jaxsess._tf1.ops import (
     array_ops as array_ops,
     linalg_ops as linalg_ops,
-    math_extra_ops as math_extra_ops,
     math_ops as math_ops,
+    math_special_ops as math_special_ops,
     nn_ops as nn_ops,
     random_ops as random_ops,
 )
@@ -163,7 +163,7 @@ class Normal(_LocScale):
         return 0.5 * linalg_ops.erfc(-self._z(x) / math.sqrt(2.0))
 
     def _quantile(self, p: Any) -> Any:
-        return math_extra_ops.ndtri(p) * self._scale + self._loc
+        return math_special_ops.ndtri(p) * self._scale + self._loc
 
     def _entropy(self) -> Any:
         scale = self._scale * array_ops.ones_like(self._loc)
@@ -446,7 +446,7 @@ class Gamma(_Family):
         return (c - 1.0) * math_ops.log(x) - r * x - linalg_ops.lgamma(c) + c * math_ops.log(r)
 
     def _cdf(self, x: Any) -> Any:
-        return math_extra_ops.igamma(self._concentration, self._rate * x)
+        return math_special_ops.igamma(self._concentration, self._rate * x)
 
     def _entropy(self) -> Any:
         c, r = self._concentration, self._rate
@@ -538,7 +538,7 @@ class Beta(_Family):
         return (c1 - 1.0) * math_ops.log(x) + (c0 - 1.0) * math_ops.log1p(-x) - self._lbeta()
 
     def _cdf(self, x: Any) -> Any:
-        return math_extra_ops.betainc(self._concentration1, self._concentration0, x)
+        return math_special_ops.betainc(self._concentration1, self._concentration0, x)
 
     def _entropy(self) -> Any:
         c1, c0, t = self._concentration1, self._concentration0, self._total_concentration

@@ -35,7 +35,7 @@ from jaxsess._tf1.train._optimizers import (
     Optimizer,
     RMSPropOptimizer,
 )
-from jaxsess._tf1.train._optimizers_extra import FtrlOptimizer
+from jaxsess._tf1.train._proximal import FtrlOptimizer
 
 __all__ = ["DNNClassifier", "DNNRegressor"]
 

@@ -30,7 +30,7 @@ from jaxsess._tf1.ops import nn_ops as nn_ops
 from jaxsess._tf1.ops.state_ops import assign_add
 from jaxsess._tf1.ops.variable_scope import variable_scope
 from jaxsess._tf1.train._global_step import get_global_step
-from jaxsess._tf1.train._optimizers_extra import FtrlOptimizer
+from jaxsess._tf1.train._proximal import FtrlOptimizer
 
 __all__ = ["LinearClassifier", "LinearRegressor", "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor"]
 

@@ -1,8 +1,13 @@
-"""``jaxsess._tf1.keras.layers``: Keras 2 layers in TF1 graph mode, as ``tf.compat.v1.keras.layers``.
+"""The Keras 2 base :class:`Layer` and the core layers (``InputLayer``/``Input``,
+``Dense``, ``Activation``, ``Embedding``, ``Lambda``, ``Masking``) in TF1 graph
+mode, as ``tf.compat.v1.keras.layers``; the other layers live in the modules
+named as tf_keras' (``_layers_convolutional``, ``_layers_pooling``,
+``_layers_merging``, ``_layers_activation``, ``_layers_normalization``,
+``_layers_reshaping``, ``_layers_regularization``) and in :mod:`jaxsess._tf1.keras.recurrent`.
 
 A Keras layer differs from a ``tf.compat.v1.layers`` one in its naming and
-bookkeeping, not its math, so each class here is the :mod:`jaxsess._tf1.layers`
-class with the Keras base :class:`Layer` in front:
+bookkeeping, not its math, so each Keras class that has a ``tf.layers`` twin is the
+:mod:`jaxsess._tf1.layers` class with the Keras base :class:`Layer` in front:
 
 - its name is given at construction, unique per graph (``dense``,
   ``dense_1``, ...), independent of variable scopes;
@@ -29,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from jaxsess._core import dtypes as _dtypes
-from jaxsess._core.graph._builder import constant, convert_to_tensor, identity
+from jaxsess._core.graph._builder import convert_to_tensor, identity
 from jaxsess._core.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1 import layers as _tf_layers
@@ -42,17 +47,12 @@ from jaxsess._tf1.keras import (
     initializers as initializers,
     regularizers as regularizers,
 )
-from jaxsess._tf1.ops import math_ops as _math, nn_ops as _nn, shape_ops as _shape_ops
+from jaxsess._tf1.ops import math_ops as _math, nn_ops as _nn
 from jaxsess._tf1.ops.init_ops import FreshSeeds
 from jaxsess._tf1.ops.state_ops import Variable
 
 __all__ = [
-    "Layer", "InputLayer", "Input", "Dense", "Conv2D", "Convolution2D", "MaxPooling2D", "MaxPool2D",
-    "AveragePooling2D", "AvgPool2D", "Flatten", "Dropout", "Activation", "Reshape", "Embedding",
-    "BatchNormalization", "Concatenate", "Add", "Subtract", "Multiply", "GlobalAveragePooling2D",
-    "GlobalMaxPooling2D", "concatenate", "add", "MaxPooling1D", "AveragePooling1D", "Conv1D", "Conv2DTranspose",
-    "SeparableConv2D", "Lambda", "LeakyReLU", "ReLU", "Softmax", "ZeroPadding2D", "GlobalAveragePooling1D",
-    "GlobalMaxPooling1D", "Convolution2DTranspose",
+    "Layer", "InputLayer", "Input", "Dense", "Activation", "Embedding", "Lambda", "Masking",
 ]
 
 
@@ -458,105 +458,6 @@ class Dense(Layer, _tf_layers.Dense):
                          kernel_initializer=kernel_initializer, bias_initializer=bias_initializer, **kwargs)
 
 
-class Conv2D(Layer, _tf_layers.Conv2D):
-    """2-D convolution, as ``tf.keras.layers.Conv2D`` (variables ``kernel [kh, kw, in, filters]``, ``bias``)."""
-
-    def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
-                 data_format: str | None = None, dilation_rate: Any = (1, 1), activation: Any = None,
-                 use_bias: bool = True, kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
-                 **kwargs: Any) -> None:
-        super().__init__(filters, kernel_size, strides=strides, padding=padding,
-                         data_format=data_format or K.image_data_format(), dilation_rate=dilation_rate,
-                         activation=_activation(activation), use_bias=use_bias,
-                         kernel_initializer=kernel_initializer, bias_initializer=bias_initializer, **kwargs)
-
-
-Convolution2D = Conv2D
-
-
-class MaxPooling2D(Layer, _tf_layers.MaxPooling2D):
-    """Max pooling, as ``tf.keras.layers.MaxPooling2D`` (``pool_size`` (2, 2), ``strides`` = pool size)."""
-
-    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = "valid",
-                 data_format: str | None = None, **kwargs: Any) -> None:
-        super().__init__(pool_size, strides, padding=padding, data_format=data_format or K.image_data_format(),
-                         **kwargs)
-
-
-class AveragePooling2D(Layer, _tf_layers.AveragePooling2D):
-    """Average pooling, as ``tf.keras.layers.AveragePooling2D``."""
-
-    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = "valid",
-                 data_format: str | None = None, **kwargs: Any) -> None:
-        super().__init__(pool_size, strides, padding=padding, data_format=data_format or K.image_data_format(),
-                         **kwargs)
-
-
-MaxPool2D = MaxPooling2D
-AvgPool2D = AveragePooling2D
-
-
-class MaxPooling1D(Layer, _tf_layers.MaxPooling1D):
-    """Max pooling over steps (``[N, L, C]``), as ``tf.keras.layers.MaxPooling1D`` (``pool_size`` 2)."""
-
-    def __init__(self, pool_size: Any = 2, strides: Any = None, padding: str = "valid",
-                 data_format: str = "channels_last", **kwargs: Any) -> None:
-        super().__init__(pool_size, strides, padding=padding, data_format=data_format, **kwargs)
-
-
-class AveragePooling1D(Layer, _tf_layers.AveragePooling1D):
-    """Average pooling over steps, as ``tf.keras.layers.AveragePooling1D`` (``pool_size`` 2)."""
-
-    def __init__(self, pool_size: Any = 2, strides: Any = None, padding: str = "valid",
-                 data_format: str = "channels_last", **kwargs: Any) -> None:
-        super().__init__(pool_size, strides, padding=padding, data_format=data_format, **kwargs)
-
-
-MaxPool1D = MaxPooling1D
-AvgPool1D = AveragePooling1D
-
-
-class Conv1D(Layer, _tf_layers.Conv1D):
-    """1-D convolution over ``[N, L, C]``, as ``tf.keras.layers.Conv1D``."""
-
-
-class Conv2DTranspose(Layer, _tf_layers.Conv2DTranspose):
-    """Transposed 2-D convolution, as ``tf.keras.layers.Conv2DTranspose``."""
-
-
-Convolution2DTranspose = Conv2DTranspose
-
-
-class SeparableConv2D(Layer, _tf_layers.SeparableConv2D):
-    """Depthwise then pointwise 2-D convolution, as ``tf.keras.layers.SeparableConv2D``
-    (variables ``depthwise_kernel``, ``pointwise_kernel``, ``bias``)."""
-
-
-Convolution1D = Conv1D
-
-
-class Flatten(Layer, _tf_layers.Flatten):
-    """``[N, ...] -> [N, prod(...)]``, as ``tf.keras.layers.Flatten``."""
-
-
-class Dropout(Layer, _tf_layers.Dropout):
-    """Dropout in the training phase (``training`` or the learning phase), as ``tf.keras.layers.Dropout``."""
-
-    supports_masking = True
-
-    _takes_training = True
-
-
-class BatchNormalization(Layer, _tf_layers.BatchNormalization):
-    """Batch normalization, as ``tf.keras.layers.BatchNormalization``: batch statistics
-    in the training phase, moving statistics otherwise; the moving-average
-    updates are in :attr:`updates` (run by ``fit``), not in ``UPDATE_OPS``."""
-
-    supports_masking = True
-
-    _takes_training = True
-
-
 def _activation(activation: Any) -> Any:
     fn = activations.get(activation)
     return None if fn is activations.linear else fn
@@ -609,65 +510,6 @@ class Lambda(Layer):
                    trainable=config.get("trainable", True), dtype=config.get("dtype"))
 
 
-class LeakyReLU(Layer):
-    """``x`` if ``x > 0`` else ``alpha * x`` (alpha 0.3), as ``tf.keras.layers.LeakyReLU``."""
-
-    def __init__(self, alpha: float = 0.3, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.alpha = float(alpha)
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        return _nn.leaky_relu(inputs, alpha=self.alpha)
-
-
-class ReLU(Layer):
-    """:func:`jaxsess._tf1.keras.activations.relu` as a layer, as ``tf.keras.layers.ReLU``."""
-
-    def __init__(self, max_value: float | None = None, negative_slope: float = 0.0, threshold: float = 0.0,
-                 **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.max_value = max_value
-        self.negative_slope = float(negative_slope)
-        self.threshold = float(threshold)
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        return activations.relu(inputs, alpha=self.negative_slope, max_value=self.max_value,
-                                threshold=self.threshold)
-
-
-class Softmax(Layer):
-    """Softmax over ``axis`` (-1), as ``tf.keras.layers.Softmax``."""
-
-    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.axis = int(axis)
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        return _nn.softmax(inputs, axis=self.axis)
-
-
-class ZeroPadding2D(Layer):
-    """Zero rows and columns around images (``padding``: int, ``(h, w)`` or
-    ``((top, bottom), (left, right))``), as ``tf.keras.layers.ZeroPadding2D``."""
-
-    def __init__(self, padding: Any = (1, 1), data_format: str | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        if isinstance(padding, int):
-            padding = ((padding, padding), (padding, padding))
-        elif all(isinstance(p, int) for p in padding):
-            padding = ((padding[0], padding[0]), (padding[1], padding[1]))
-        self.padding = tuple(tuple(int(v) for v in p) for p in padding)
-        self.data_format = data_format or K.image_data_format()
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        (t, b), (le, r) = self.padding
-        if self.data_format == "channels_last":
-            pads = [[0, 0], [t, b], [le, r], [0, 0]]
-        else:
-            pads = [[0, 0], [0, 0], [t, b], [le, r]]
-        return _shape_ops.pad(inputs, pads)
-
-
 class Activation(Layer):
     """``activation(inputs)``, as ``tf.keras.layers.Activation``."""
 
@@ -679,19 +521,6 @@ class Activation(Layer):
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         return self.activation(inputs)
-
-
-class Reshape(Layer):
-    """``[N, ...] -> [N, *target_shape]`` (one entry may be -1), as ``tf.keras.layers.Reshape``."""
-
-    def __init__(self, target_shape: Sequence[int], **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.target_shape = tuple(int(d) for d in target_shape)
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        x = convert_to_tensor(inputs)
-        batch = _shape_ops.shape(x)[:1]
-        return _shape_ops.reshape(x, _shape_ops.concat([batch, constant(list(self.target_shape), "int32")], 0))
 
 
 class Embedding(Layer):
@@ -736,113 +565,27 @@ class Embedding(Layer):
         return _math.not_equal(inputs, 0)
 
 
-class _Merge(Layer):
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        if not isinstance(inputs, list | tuple) or len(inputs) < 2:
-            raise ValueError(f"A merge layer ({self.name}) should be called on a list of at least 2 inputs. "
-                             f"Got {inputs!r}.")
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = self._merge(out, x)
-        return out
-
-    def _merge(self, a: Any, b: Any) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
+def _tuple(value: Any, n: int) -> tuple[int, ...]:
+    return (int(value),) * n if isinstance(value, int) else tuple(int(v) for v in value)
 
 
-class Add(_Merge):
-    """The element-wise sum of a list of tensors, as ``tf.keras.layers.Add``."""
+class Masking(Layer):
+    """Masks the steps whose features all equal ``mask_value``, as ``tf.keras.layers.Masking``:
+    outputs ``inputs * keep`` (masked steps become zeros) and the Keras mask
+    ``keep = any(inputs != mask_value, axis=-1)`` (bool ``[batch, time]``)."""
 
-    def _merge(self, a: Any, b: Any) -> Any:
-        return a + b  # the ``add`` op, as Keras' ``output += x``
+    supports_masking = True
 
-
-class Subtract(_Merge):
-    """``inputs[0] - inputs[1]``, as ``tf.keras.layers.Subtract``."""
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        if not isinstance(inputs, list | tuple) or len(inputs) != 2:
-            raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Got {inputs!r}.")
-        return _math.subtract(inputs[0], inputs[1])
-
-
-class Multiply(_Merge):
-    """The element-wise product of a list of tensors, as ``tf.keras.layers.Multiply``."""
-
-    def _merge(self, a: Any, b: Any) -> Any:
-        return _math.multiply(a, b)
-
-
-class Concatenate(Layer):
-    """Concatenation of a list of tensors on ``axis``, as ``tf.keras.layers.Concatenate``."""
-
-    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.axis = int(axis)
+        self.mask_value = mask_value
+
+    def _keep(self, x: Any) -> Any:
+        return _math.reduce_any(_math.not_equal(x, self.mask_value), axis=-1, keepdims=True)
 
     def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        if not isinstance(inputs, list | tuple) or len(inputs) < 2:
-            raise ValueError(f"A `Concatenate` layer should be called on a list of at least 2 inputs. Got {inputs!r}.")
-        return _shape_ops.concat(list(inputs), self.axis)
+        x = convert_to_tensor(inputs)
+        return x * _math.cast(self._keep(x), x.dtype)
 
-
-def concatenate(inputs: Sequence[Any], axis: int = -1, **kwargs: Any) -> Any:
-    """``Concatenate(axis)(inputs)``."""
-    return Concatenate(axis=axis, **kwargs)(list(inputs))
-
-
-def add(inputs: Sequence[Any], **kwargs: Any) -> Any:
-    """``Add()(inputs)``."""
-    return Add(**kwargs)(list(inputs))
-
-
-class _GlobalPooling2D(Layer):
-    def __init__(self, data_format: str | None = None, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.data_format = data_format or K.image_data_format()
-
-    def _axes(self) -> list[int]:
-        return [1, 2] if self.data_format == "channels_last" else [2, 3]
-
-
-class GlobalAveragePooling2D(_GlobalPooling2D):
-    """The mean over the spatial axes (``[N, H, W, C] -> [N, C]``), as ``tf.keras.layers.GlobalAveragePooling2D``."""
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        return _math.reduce_mean(inputs, self._axes())
-
-
-class GlobalMaxPooling2D(_GlobalPooling2D):
-    """The max over the spatial axes, as ``tf.keras.layers.GlobalMaxPooling2D``."""
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        return _math.reduce_max(inputs, self._axes())
-
-
-class _GlobalPooling1D(Layer):
-    def __init__(self, data_format: str = "channels_last", **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.data_format = data_format
-
-    def _axis(self) -> int:
-        return 1 if self.data_format == "channels_last" else 2
-
-
-class GlobalAveragePooling1D(_GlobalPooling1D):
-    """The mean over steps (``[N, L, C] -> [N, C]``), as ``tf.keras.layers.GlobalAveragePooling1D``."""
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        return _math.reduce_mean(inputs, self._axis())
-
-
-class GlobalMaxPooling1D(_GlobalPooling1D):
-    """The max over steps, as ``tf.keras.layers.GlobalMaxPooling1D``."""
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        return _math.reduce_max(inputs, self._axis())
-
-
-GlobalAvgPool1D = GlobalAveragePooling1D
-GlobalMaxPool1D = GlobalMaxPooling1D
-GlobalAvgPool2D = GlobalAveragePooling2D
-GlobalMaxPool2D = GlobalMaxPooling2D
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        return _math.reduce_any(_math.not_equal(inputs, self.mask_value), axis=-1)

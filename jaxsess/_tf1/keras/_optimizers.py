@@ -27,6 +27,7 @@ from jaxsess._tf1.keras import _custom_objects as _custom_objects, _schedules as
 from jaxsess._tf1.keras._schedules import LearningRateSchedule
 from jaxsess._tf1.ops import math_ops as _math
 from jaxsess._tf1.ops.state_ops import Variable
+from jaxsess._tf1.train._adadelta import AdadeltaOptimizer
 from jaxsess._tf1.train._optimizers import (
     AdamOptimizer,
     MomentumOptimizer,
@@ -34,7 +35,7 @@ from jaxsess._tf1.train._optimizers import (
     TransformationSpec,
     _build_sgd,
 )
-from jaxsess._tf1.train._optimizers_extra import AdadeltaOptimizer, FtrlOptimizer
+from jaxsess._tf1.train._proximal import FtrlOptimizer
 
 if TYPE_CHECKING:
     import optax

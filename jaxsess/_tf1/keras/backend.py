@@ -50,10 +50,10 @@ from jaxsess._tf1.ops import (
     image_ops as _image,
     linalg_ops as _linalg,
     logging_ops as _logging,
-    math_extra_ops as _math_extra,
     math_ops as _math,
     nn_impl as _nn_impl,
     nn_ops as _nn,
+    nn_surface_ops as _nn_surface,
     normalization as _normalization,
     random_ops as _random,
     shape_ops as _shape_ops,
@@ -801,7 +801,7 @@ def conv1d(x: Any, kernel: Any, strides: int = 1, padding: str = "valid", data_f
         x = temporal_padding(x, (dilation_rate * ((int_shape(kernel) or (1,))[0] - 1), 0))  # type: ignore[operator]
         padding = "valid"
     fmt = "NCW" if data_format == "channels_first" else "NWC"
-    return _math_extra.convolution(x, kernel, padding=_padding(padding), strides=strides,
+    return _nn_surface.convolution(x, kernel, padding=_padding(padding), strides=strides,
                                    dilation_rate=dilation_rate, data_format=fmt)
 
 
@@ -811,7 +811,7 @@ def conv2d(x: Any, kernel: Any, strides: Any = (1, 1), padding: str = "valid", d
     data_format = _data_format(data_format)
     if data_format == "channels_first":  # computed in NHWC, as Keras on CPU
         x = _shape_ops.transpose(x, (0, 2, 3, 1))
-    x = _math_extra.convolution(x, kernel, padding=_padding(padding), strides=strides,
+    x = _nn_surface.convolution(x, kernel, padding=_padding(padding), strides=strides,
                                 dilation_rate=dilation_rate, data_format="NHWC")
     if data_format == "channels_first":
         x = _shape_ops.transpose(x, (0, 3, 1, 2))

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from jaxsess._core import dtypes as _dtypes, errors as _errors
-from jaxsess._core.graph import _tf2 as _tf2
+from jaxsess._core.graph import _tf2_behavior as _tf2
 from jaxsess._core.graph._builder import constant, convert_to_tensor, placeholder, placeholder_with_default
 from jaxsess._core.graph._graph import GraphKeys, Tensor, get_default_graph
 from jaxsess._core.graph._shape import TensorShape

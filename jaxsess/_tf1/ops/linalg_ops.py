@@ -1,7 +1,8 @@
 """Linear algebra and extra element-wise math, as ``tf.compat.v1`` / ``tf.linalg`` / ``tf.math``.
 
 Norms, ``tensordot``, ``eye``, diagonals, band parts, traces, inverses,
-determinants, Cholesky and QR factorisations, ``linspace``, and the unary
+determinants, Cholesky and QR factorisations, ``cross``, ``expm``, ``pinv``,
+``matrix_rank``, ``linspace``, and the unary
 functions ``lgamma``, ``digamma``, ``erfc``, ``rint``, ``asin``, ``acos``,
 ``atan``, ``sinh``, ``cosh`` (and their inverses), each with TF1's op type,
 dtypes and shapes. Integer arguments that shape the result (``linspace``'s
@@ -20,17 +21,18 @@ import numpy as np
 
 from jaxsess._core import dtypes as _dtypes
 from jaxsess._core.graph._builder import apply_op, constant, convert_to_tensor, dtype_of
-from jaxsess._core.graph._graph import Tensor
 from jaxsess._core.graph._registry import TFOp, register_op
 from jaxsess._tf1.ops import array_ops as array_ops, math_ops as math_ops
-from jaxsess._tf1.ops._args import op_scope, static_int, static_ints
+from jaxsess._tf1.ops._args import label, op_scope, static_int, static_ints, tensor_dtype
+from jaxsess._tf1.ops.array_ops import _dims as _dims
 from jaxsess._tf1.ops.math_ops import _unary
 
 __all__ = [
     "norm", "tensordot", "eye", "diag", "diag_part", "matrix_diag", "matrix_diag_part", "linspace",
     "lin_space", "matrix_inverse", "matrix_determinant", "matrix_transpose", "matrix_band_part", "trace",
     "cholesky", "qr", "matrix_set_diag", "lgamma", "digamma", "erfc", "rint", "asin", "acos", "atan", "sinh", "cosh",
-    "asinh", "acosh", "atanh", "conj", "to_int64", "to_double", "to_bfloat16",
+    "asinh", "acosh", "atanh", "conj", "to_int64", "to_double", "to_bfloat16", "cross", "expm", "pinv",
+    "matrix_rank",
 ]
 
 
@@ -255,13 +257,6 @@ def _tensordot_axes(axes: Any, rank_a: int, rank_b: int) -> tuple[list[int], lis
     if len(a_list) != len(b_list):
         raise ValueError(f"Different number of contraction axes 'a' and 'b', {len(a_list)} != {len(b_list)}.")
     return [a % rank_a for a in a_list], [b % rank_b for b in b_list]
-
-
-def _dims(t: Any) -> list[int | None]:
-    shape = t.shape.as_tuple() if isinstance(t, Tensor) else tuple(t.shape)
-    if shape is None:
-        raise ValueError(f"tensordot: {getattr(t, 'name', 'an input')} has unknown rank; jaxsess needs it.")
-    return list(shape)
 
 
 def _prod(dims: Sequence[int | None]) -> int | None:
@@ -621,3 +616,68 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
 
 
 lin_space = linspace
+
+
+register_op("Cross", default_name="Cross")(lambda a, b: jnp.cross(a, b))
+
+
+def cross(a: Any, b: Any, name: str | None = None) -> Any:
+    """The cross product of 3-vectors ``[..., 3]``, as ``tf.linalg.cross``.
+
+    Raises:
+      ValueError: the last dimension is not 3.
+    """
+    x = convert_to_tensor(a)
+    y = convert_to_tensor(b, dtype=tensor_dtype(x))
+    for t in (x, y):
+        dims = _dims(t)
+        if not dims or dims[-1] not in (3, None):
+            raise ValueError(f"cross: the last dimension must be 3, got shape {dims} ({label(t)}).")
+    return apply_op("Cross", (x, y), name=name)
+
+
+register_op("MatrixExponential", default_name="MatrixExponential")(jax.scipy.linalg.expm)
+
+
+def expm(input: Any, name: str | None = None) -> Any:  # noqa: A002
+    """The matrix exponential of each square matrix ``[..., M, M]``, as ``tf.linalg.expm``."""
+    with op_scope(name, "matrix_exponential", [input]) as scope:
+        x = _square_float(input, "MatrixExponential")
+        return apply_op("MatrixExponential", (x,), name=scope)
+
+
+register_op("Pinv", default_name="Pinv")(lambda a, *, rcond: jnp.linalg.pinv(a, rtol=rcond))
+
+
+def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: str | None = None) -> Any:
+    """The Moore-Penrose pseudo-inverse ``[..., N, M]`` of ``a`` ``[..., M, N]``, as
+    ``tf.linalg.pinv`` (singular values below ``rcond * max(s)`` are dropped; default
+    ``10 * max(M, N) * eps``, as TF)."""
+    with op_scope(name, "pinv", [a]):
+        x = convert_to_tensor(a, name="a")
+        d = tensor_dtype(x)
+        if not d.is_floating:
+            raise TypeError(f"pinv: expected a float tensor, got {d.name} ({label(x)}).")
+        dims = _dims(x)
+        if len(dims) < 2 or dims[-1] is None or dims[-2] is None:
+            raise ValueError(f"pinv: a must be a matrix of known size, got shape {dims} ({label(x)}).")
+        r = 10.0 * max(dims[-2], dims[-1]) * float(np.finfo(d.np_dtype).eps) if rcond is None else float(rcond)
+        return apply_op("Pinv", (x,), {"rcond": r}, name="MatMul")  # TF's name of its last op
+
+
+@register_op("MatrixRank", default_name="MatrixRank")
+def _matrix_rank(a: Any, *, tol: float | None) -> Any:
+    s = jnp.linalg.svd(a, compute_uv=False)
+    eps = jnp.finfo(a.dtype).eps
+    cut = s.max(axis=-1, keepdims=True) * max(a.shape[-2], a.shape[-1]) * eps if tol is None else tol
+    return jnp.sum(s > cut, axis=-1).astype(jnp.int32)
+
+
+def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False, name: str | None = None) -> Any:
+    """The number of singular values of ``a`` ``[..., M, N]`` above ``tol`` (default
+    ``max(s) * max(M, N) * eps``) -> int32 ``[...]``, as ``tf.linalg.matrix_rank``."""
+    with op_scope(name, "matrix_rank", [a]):
+        x = convert_to_tensor(a, name="a")
+        _at_least(x, 2, "matrix_rank")
+        t = None if tol is None else float(np.asarray(tol))
+        return apply_op("MatrixRank", (x,), {"tol": t}, name="Sum")  # TF's name of its last op

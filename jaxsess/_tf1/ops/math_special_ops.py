@@ -3,8 +3,12 @@
 ``truncatediv``, ``truncatemod``, ``saturate_cast``, ``to_complex64``/``128``,
 ``bitcast``, ``bessel_i0``/``i1``, ``erfcinv``, ``nextafter``, ``xlog1py``,
 ``special.dawsn``/``expint``/``fresnel_cos``/``fresnel_sin``/``spence``,
-``bitwise_or``/``xor``/``invert``/``left_shift``/``right_shift`` and
-``unsorted_segment_sqrt_n``.
+``bitwise_or``/``xor``/``invert``/``left_shift``/``right_shift``,
+``unsorted_segment_sqrt_n``, ``log_sigmoid``, ``reduce_euclidean_norm``,
+``xlogy``, ``xdivy``, ``multiply_no_nan``, ``cumulative_logsumexp``,
+``polyval``, ``reciprocal_no_nan``, ``is_non_decreasing``/``is_strictly_increasing``,
+and the special functions ``lbeta``, ``igamma``/``igammac``, ``betainc``,
+``zeta``, ``polygamma``, ``bessel_i0e``/``i1e``, ``erfinv`` and ``ndtri``.
 
 Each is TF's op (same type and default name) where TF has one, else written
 with existing ops under TF's name scope. Gradients are JAX's. Shifts by a
@@ -30,14 +34,17 @@ from jaxsess._tf1.ops import (
     segment_ops as segment_ops,
     spectral_ops as spectral_ops,
 )
-from jaxsess._tf1.ops._args import label, op_scope, tensor_dtype
-from jaxsess._tf1.ops.math_extra_ops import ndtri
+from jaxsess._tf1.ops._args import label, op_scope, static_int, tensor_dtype
+from jaxsess._tf1.ops.linalg_ops import lgamma
+from jaxsess._tf1.ops.math_ops import _REDUCE_TF, _reduce, _reducer
 
 __all__ = [
     "truncatediv", "truncatemod", "saturate_cast", "to_complex64", "to_complex128", "bitcast",
     "bessel_i0", "bessel_i1", "erfcinv", "nextafter", "xlog1py", "dawsn", "expint", "fresnel_cos",
     "fresnel_sin", "spence", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift",
-    "unsorted_segment_sqrt_n",
+    "unsorted_segment_sqrt_n", "log_sigmoid", "reduce_euclidean_norm", "xlogy", "xdivy", "multiply_no_nan",
+    "cumulative_logsumexp", "polyval", "reciprocal_no_nan", "is_non_decreasing", "is_strictly_increasing",
+    "lbeta", "igamma", "igammac", "betainc", "zeta", "polygamma", "bessel_i0e", "bessel_i1e", "erfinv", "ndtri",
 ]
 
 
@@ -337,3 +344,236 @@ def sparse_segment_sqrt_n(data: Any, indices: Any, segment_ids: Any, name: str |
     """The sum of the gathered rows per segment over ``sqrt(count)``, as
     ``tf.sparse.segment_sqrt_n``; shapes and errors as :func:`sparse_segment_sum`."""
     return _sparse_segment("sqrt_n", data, indices, segment_ids, name, num_segments)
+
+
+@register_op("LogSigmoid", default_name="LogSigmoid")
+def _log_sigmoid(x: Any) -> Any:
+    return -jax.nn.softplus(-x)
+
+
+def log_sigmoid(x: Any, name: str | None = None) -> Any:
+    """``log(1 / (1 + exp(-x)))`` computed stably, as ``tf.math.log_sigmoid`` (float input)."""
+    return apply_op("LogSigmoid", (convert_to_tensor(x),), name=name)
+
+
+def _euclidean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+    sq = jnp.sum(x * x, axis=axis, keepdims=keepdims)
+    if jnp.issubdtype(x.dtype, jnp.integer):
+        return jnp.sqrt(sq.astype(jnp.float64 if x.dtype.itemsize == 8 else jnp.float32)).astype(x.dtype)
+    return jnp.sqrt(sq)
+
+
+register_op("EuclideanNorm", default_name="EuclideanNorm", tf=_REDUCE_TF)(_reducer(_euclidean))
+
+
+def reduce_euclidean_norm(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+                          name: str | None = None) -> Any:
+    """``sqrt(sum(x ** 2))`` over ``axis`` (all axes when ``None``), as
+    ``tf.math.reduce_euclidean_norm`` (integers give truncated integer norms, as TF)."""
+    return _reduce("EuclideanNorm", input_tensor, axis, keepdims, name, None, None)
+
+
+@register_op("Xlogy", default_name="Xlogy")
+def _xlogy(x: Any, y: Any) -> Any:
+    return jnp.where(x == 0, jnp.zeros((), x.dtype), x * jnp.log(y))
+
+
+@register_op("Xdivy", default_name="Xdivy")
+def _xdivy(x: Any, y: Any) -> Any:
+    return jnp.where(x == 0, jnp.zeros((), x.dtype), x / y)
+
+
+@register_op("MulNoNan", default_name="MulNoNan")
+def _mul_no_nan(x: Any, y: Any) -> Any:
+    return jnp.where(y == 0, jnp.zeros((), x.dtype), x * y)
+
+
+def _binary(op_type: str, fn: str, x: Any, y: Any, name: str | None) -> Any:
+    a = convert_to_tensor(x, name="x")
+    b = convert_to_tensor(y, dtype=tensor_dtype(a), name="y")
+    d = tensor_dtype(a)
+    if not (d.is_floating or d.is_complex):
+        raise TypeError(f"{fn}: expected float or complex tensors, got {d.name} ({label(a)}).")
+    return apply_op(op_type, (a, b), name=name)
+
+
+def xlogy(x: Any, y: Any, name: str | None = None) -> Any:
+    """``x * log(y)``, 0 where ``x == 0``, as ``tf.math.xlogy`` (broadcasting floats)."""
+    return _binary("Xlogy", "xlogy", x, y, name)
+
+
+def xdivy(x: Any, y: Any, name: str | None = None) -> Any:
+    """``x / y``, 0 where ``x == 0``, as ``tf.math.xdivy``."""
+    with op_scope(name, "xdivy", [x, y]):
+        return _binary("Xdivy", "xdivy", x, y, None)
+
+
+def multiply_no_nan(x: Any, y: Any, name: str | None = None) -> Any:
+    """``x * y``, 0 where ``y == 0`` (even for non-finite ``x``), as ``tf.math.multiply_no_nan``."""
+    with op_scope(name, "multiply_no_nan", [x, y]) as scope:
+        return _binary("MulNoNan", "multiply_no_nan", x, y, scope)
+
+
+@register_op("CumulativeLogsumexp", default_name="CumulativeLogsumexp")
+def _cumulative_logsumexp(x: Any, *, axis: int, exclusive: bool, reverse: bool) -> Any:
+    out = jax.lax.cumlogsumexp(x, axis=axis % x.ndim, reverse=reverse)
+    if not exclusive:
+        return out
+    ax = axis % x.ndim
+    n = x.shape[ax]
+    pad = jnp.full([*x.shape[:ax], 1, *x.shape[ax + 1:]], -jnp.inf, x.dtype)
+    if reverse:
+        return jnp.concatenate([jax.lax.slice_in_dim(out, 1, n, axis=ax), pad], axis=ax)
+    return jnp.concatenate([pad, jax.lax.slice_in_dim(out, 0, n - 1, axis=ax)], axis=ax)
+
+
+def cumulative_logsumexp(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
+                         name: str | None = None) -> Any:
+    """``log(cumsum(exp(x)))`` along ``axis`` computed stably, as ``tf.math.cumulative_logsumexp``
+    (``exclusive``: the first entry is ``-inf``)."""
+    t = convert_to_tensor(x)
+    attrs = {"axis": static_int(axis, "cumulative_logsumexp", "axis"), "exclusive": bool(exclusive),
+             "reverse": bool(reverse)}
+    return apply_op("CumulativeLogsumexp", (t,), attrs, name=name)
+
+
+def polyval(coeffs: Any, x: Any, name: str | None = None) -> Any:
+    """``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` by Horner's rule, as ``tf.math.polyval``.
+
+    Raises:
+      ValueError: ``coeffs`` is not a list.
+    """
+    if not isinstance(coeffs, list | tuple):
+        raise ValueError(f"Argument coeffs must be list type found {type(coeffs)}.")
+    with op_scope(name, "polyval", [*coeffs, x]):
+        x = convert_to_tensor(x, name="x")
+        if not coeffs:
+            return array_ops.zeros_like(x, name=name)
+        cs = [convert_to_tensor(c, name="coeff") for c in coeffs]
+        p = cs[0]
+        for c in cs[1:]:
+            p = c + p * x
+        return p
+
+
+def lbeta(x: Any, name: str | None = None) -> Any:
+    """``log(|Beta(x)|)`` over the last axis: ``sum(lgamma(x)) - lgamma(sum(x))``, as ``tf.math.lbeta``."""
+    with op_scope(name, "lbeta", [x]):
+        t = convert_to_tensor(x, name="x")
+        log_prod = math_ops.reduce_sum(lgamma(t), axis=[-1])
+        return log_prod - lgamma(math_ops.reduce_sum(t, axis=[-1]))
+
+
+register_op("Igamma", default_name="Igamma")(jax.scipy.special.gammainc)
+
+
+register_op("Igammac", default_name="Igammac")(jax.scipy.special.gammaincc)
+
+
+register_op("Betainc", default_name="Betainc")(jax.scipy.special.betainc)
+
+
+register_op("Zeta", default_name="Zeta")(jax.scipy.special.zeta)
+
+
+@register_op("Polygamma", default_name="Polygamma")
+def _polygamma(n: Any, x: Any) -> Any:
+    # JAX wants an integer order; TF takes it as a float of x's dtype.
+    return jax.scipy.special.polygamma(n.astype(jnp.int32), x).astype(x.dtype)
+
+
+register_op("BesselI0e", default_name="BesselI0e")(jax.scipy.special.i0e)
+
+
+register_op("BesselI1e", default_name="BesselI1e")(jax.scipy.special.i1e)
+
+
+def _special(op_type: str, fn: str, args: tuple[Any, ...], name: str | None) -> Any:
+    first = convert_to_tensor(args[0])
+    d = tensor_dtype(first)
+    if d not in (_dtypes.float32, _dtypes.float64):
+        raise TypeError(f"{fn}: expected float32 or float64 tensors, got {d.name} ({label(first)}).")
+    rest = [convert_to_tensor(a, dtype=d) for a in args[1:]]
+    return apply_op(op_type, (first, *rest), name=name)
+
+
+def igamma(a: Any, x: Any, name: str | None = None) -> Any:
+    """The regularized lower incomplete gamma function ``P(a, x)``, as ``tf.math.igamma`` (float32/64)."""
+    return _special("Igamma", "igamma", (a, x), name)
+
+
+def igammac(a: Any, x: Any, name: str | None = None) -> Any:
+    """The regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``, as ``tf.math.igammac``."""
+    return _special("Igammac", "igammac", (a, x), name)
+
+
+def betainc(a: Any, b: Any, x: Any, name: str | None = None) -> Any:
+    """The regularized incomplete beta function ``I_x(a, b)``, as ``tf.math.betainc``."""
+    return _special("Betainc", "betainc", (a, b, x), name)
+
+
+def zeta(x: Any, q: Any, name: str | None = None) -> Any:
+    """The Hurwitz zeta function ``sum_n (n + q) ** -x``, as ``tf.math.zeta``."""
+    return _special("Zeta", "zeta", (x, q), name)
+
+
+def polygamma(a: Any, x: Any, name: str | None = None) -> Any:
+    """The ``a``-th derivative of the digamma function at ``x`` (``a`` a non-negative integer
+    value of ``x``'s dtype), as ``tf.math.polygamma``."""
+    return _special("Polygamma", "polygamma", (a, x), name)
+
+
+def bessel_i0e(x: Any, name: str | None = None) -> Any:
+    """``exp(-|x|) I0(x)``, as ``tf.math.bessel_i0e``."""
+    with op_scope(name, "bessel_i0e", [x]):
+        return _special("BesselI0e", "bessel_i0e", (x,), None)
+
+
+def bessel_i1e(x: Any, name: str | None = None) -> Any:
+    """``exp(-|x|) I1(x)``, as ``tf.math.bessel_i1e``."""
+    with op_scope(name, "bessel_i1e", [x]):
+        return _special("BesselI1e", "bessel_i1e", (x,), None)
+
+
+register_op("Erfinv", default_name="Erfinv")(jax.scipy.special.erfinv)
+
+
+register_op("Ndtri", default_name="Ndtri")(jax.scipy.special.ndtri)
+
+
+def erfinv(x: Any, name: str | None = None) -> Any:
+    """The inverse error function, as ``tf.math.erfinv``."""
+    with op_scope(name, "erfinv", [x]):
+        return _special("Erfinv", "erfinv", (x,), None)
+
+
+def ndtri(x: Any, name: str | None = None) -> Any:
+    """The inverse of the standard normal CDF, as ``tf.math.ndtri``."""
+    with op_scope(name, "ndtri", [x]):
+        return _special("Ndtri", "ndtri", (x,), None)
+
+
+def reciprocal_no_nan(x: Any, name: str | None = None) -> Any:
+    """``1 / x``, 0 where ``x == 0``, as ``tf.math.reciprocal_no_nan``."""
+    with op_scope(name, "reciprocal_no_nan", [x]) as scope:
+        t = convert_to_tensor(x, name="x")
+        return apply_op("DivNoNan", (array_ops.ones_like(t), t), name=scope)
+
+
+def _monotone(fn: str, x: Any, strict: bool, name: str | None) -> Any:
+    with op_scope(name, fn, [x]):
+        t = array_ops.reshape(convert_to_tensor(x, name="x"), [-1])
+        diff = t[1:] - t[:-1]
+        ok = math_ops.greater(diff, 0) if strict else math_ops.greater_equal(diff, 0)
+        return math_ops.reduce_all(ok)
+
+
+def is_non_decreasing(x: Any, name: str | None = None) -> Any:
+    """Whether ``x`` (flattened) never decreases (``True`` for fewer than 2 elements), as
+    ``tf.math.is_non_decreasing``."""
+    return _monotone("is_non_decreasing", x, False, name)
+
+
+def is_strictly_increasing(x: Any, name: str | None = None) -> Any:
+    """Whether ``x`` (flattened) strictly increases, as ``tf.math.is_strictly_increasing``."""
+    return _monotone("is_strictly_increasing", x, True, name)

@@ -1,7 +1,8 @@
 """More of ``tf.nn`` (TF 2 names reachable from ``tf.compat.v1.nn``):
 ``max_pool_v2``/``avg_pool_v2``, ``conv1d_transpose``, ``conv_transpose``,
-``batch_norm_with_global_normalization``, ``compute_average_loss`` and
-``scale_regularization_loss``.
+``batch_norm_with_global_normalization``, ``compute_average_loss``,
+``scale_regularization_loss``, ``relu_layer``, ``convolution`` and
+``max_pool1d``/``avg_pool1d``.
 
 Each dispatches to the existing op of its rank, as TF's Python does, so op
 types and names are those of the 1-D/2-D/3-D ops (``conv1d_transpose`` is a
@@ -14,19 +15,21 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from jaxsess._core.graph._builder import convert_to_tensor
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.ops import array_ops as array_ops, math_ops as math_ops, nn_ops as nn_ops
 from jaxsess._tf1.ops._args import label, op_scope, static_ints, tensor_dtype
-from jaxsess._tf1.ops.conv3d_ops import avg_pool3d, conv3d_transpose, max_pool3d
-from jaxsess._tf1.ops.conv_ops import conv2d_transpose
-from jaxsess._tf1.ops.math_extra_ops import avg_pool1d, max_pool1d
+from jaxsess._tf1.ops.array_ops import _dims
+from jaxsess._tf1.ops.conv3d_ops import avg_pool3d, conv3d, conv3d_transpose, max_pool3d, pool
+from jaxsess._tf1.ops.conv_ops import conv1d, conv2d_transpose
 from jaxsess._tf1.ops.nn_impl import div_no_nan
 from jaxsess._tf1.ops.normalization import batch_normalization
 
 __all__ = [
     "max_pool_v2", "avg_pool_v2", "conv1d_transpose", "conv_transpose", "batch_norm_with_global_normalization",
-    "compute_average_loss", "scale_regularization_loss",
+    "compute_average_loss", "scale_regularization_loss", "relu_layer", "convolution", "max_pool1d", "avg_pool1d",
 ]
 
 
@@ -167,3 +170,66 @@ def scale_regularization_loss(regularization_loss: Any) -> Any:
     """``sum(regularization_loss)`` divided by the number of replicas (1 in jaxsess), as
     ``tf.nn.scale_regularization_loss``."""
     return math_ops.reduce_sum(convert_to_tensor(regularization_loss)) / 1
+
+
+def relu_layer(x: Any, weights: Any, biases: Any, name: str | None = None) -> Any:
+    """``relu(x @ weights + biases)``, as ``tf.nn.relu_layer``."""
+    with op_scope(name, "relu_layer", [x, weights, biases]) as scope:
+        xw = nn_ops.bias_add(math_ops.matmul(x, weights), biases)
+        return nn_ops.relu(xw, name=scope)
+
+
+def convolution(input: Any, filter: Any = None, padding: Any = None, strides: Any = None,  # noqa: A002
+                dilation_rate: Any = None, name: str | None = None, data_format: str | None = None,
+                filters: Any = None, dilations: Any = None) -> Any:
+    """N-D convolution (N = 1, 2, 3 by ``input``'s rank), as ``tf.compat.v1.nn.convolution``.
+
+    Args:
+      input: ``[N, *spatial, C]`` (channels last; ``data_format`` may say channels first).
+      filter: ``[*window, C, out_channels]``.
+      padding: ``'SAME'`` or ``'VALID'``.
+      strides, dilation_rate: N ints each, or one int for every spatial dimension (default 1).
+
+    Raises:
+      ValueError: an input rank other than 3, 4 or 5 (names the tensor).
+    """
+    w = filter if filter is not None else filters
+    rate = dilation_rate if dilation_rate is not None else dilations
+    x = convert_to_tensor(input)
+    n = len(_dims(x)) - 2
+    step = [1] * n if strides is None else [strides] * n if isinstance(strides, int) else list(strides)
+    rates = [1] * n if rate is None else [rate] * n if isinstance(rate, int) else list(rate)
+    fmts = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+    if n not in fmts:
+        raise ValueError(f"convolution: input must have rank 3, 4 or 5, got shape {_dims(x)} ({label(x)}).")
+    fmt = data_format or fmts[n][0]
+    if n == 1:
+        return conv1d(x, w, stride=step[0], padding=padding, data_format=fmt, dilations=rates[0], name=name)
+    if n == 2:
+        return nn_ops.conv2d(x, w, strides=step, padding=padding, data_format=fmt, dilations=rates, name=name)
+    return conv3d(x, w, strides=step, padding=padding, data_format=fmt, dilations=rates, name=name)
+
+
+def max_pool1d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NWC",  # noqa: A002
+               name: str | None = None) -> Any:
+    """Max over windows of ``[N, W, C]``, as ``tf.nn.max_pool1d`` (``ksize``/``strides``: an int or 1 int)."""
+    if data_format != "NWC":
+        raise NotImplementedError("max_pool1d: only data_format='NWC' is implemented.")
+    return pool(input, [_one(ksize, "ksize")], "MAX", padding, strides=[_one(strides, "strides")], name=name)
+
+
+def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NWC",  # noqa: A002
+               name: str | None = None) -> Any:
+    """Mean over windows of ``[N, W, C]``, as ``tf.nn.avg_pool1d``."""
+    if data_format != "NWC":
+        raise NotImplementedError("avg_pool1d: only data_format='NWC' is implemented.")
+    return pool(input, [_one(ksize, "ksize")], "AVG", padding, strides=[_one(strides, "strides")], name=name)
+
+
+def _one(value: Any, arg: str) -> int:
+    vals = np.ravel(np.asarray(value))
+    if vals.size == 3:  # [1, k, 1]
+        return int(vals[1])
+    if vals.size != 1:
+        raise ValueError(f"pool1d: {arg} must be an int or [1, k, 1], got {value!r}.")
+    return int(vals[0])

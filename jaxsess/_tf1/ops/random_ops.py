@@ -38,7 +38,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess._core import _context as _context, dtypes as _dtypes
-from jaxsess._core.graph import _tf2 as _tf2
+from jaxsess._core.graph import _tf2_behavior as _tf2
 from jaxsess._core.graph._builder import constant_value, convert_to_tensor
 from jaxsess._core.graph._dynamic import register_dynamic
 from jaxsess._core.graph._graph import Operation, get_default_graph

@@ -2,7 +2,8 @@
 and LuongAttention (scale) over the encoder outputs, AttentionWrapper (attention_layer_size,
 alignment_history, output_attention, zero_state(...).clone(cell_state=encoder_state)), trained
 through TrainingHelper + BasicDecoder with Adam, and greedy decoding. TF 2.x has no tf.contrib:
-there the code is TF 1.15's, from _v42_seq2seq_tf115.py."""
+there the oracle is _v42_seq2seq_tf115.py, TF 1.15's
+behaviour written on tf.compat.v1 ops."""
 import os
 import sys
 
@@ -13,7 +14,7 @@ tf.disable_eager_execution()
 
 if hasattr(tf, "contrib"):
     seq2seq = tf.contrib.seq2seq
-else:  # TF 1.15's tensorflow/contrib/seq2seq code on tf.compat.v1 ops
+else:  # TF 1.15's tf.contrib.seq2seq behaviour, written on tf.compat.v1 ops
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import _v42_seq2seq_tf115 as seq2seq
 

@@ -1,7 +1,8 @@
 """NMT-tutorial style seq2seq on tf.contrib.seq2seq: an LSTM encoder (dynamic_rnn), a decoder with
 TrainingHelper + BasicDecoder + dense projection through dynamic_decode, sequence_loss and a few Adam
 steps; greedy inference (GreedyEmbeddingHelper, maximum_iterations) with impute_finished and
-output_time_major. TF 2.x has no tf.contrib: there the code is TF 1.15's, from _v42_seq2seq_tf115.py."""
+output_time_major. TF 2.x has no tf.contrib: there the oracle is _v42_seq2seq_tf115.py, TF 1.15's
+behaviour written on tf.compat.v1 ops."""
 import os
 import sys
 
@@ -12,7 +13,7 @@ tf.disable_eager_execution()
 
 if hasattr(tf, "contrib"):
     seq2seq = tf.contrib.seq2seq
-else:  # TF 1.15's tensorflow/contrib/seq2seq code on tf.compat.v1 ops
+else:  # TF 1.15's tf.contrib.seq2seq behaviour, written on tf.compat.v1 ops
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import _v42_seq2seq_tf115 as seq2seq
 

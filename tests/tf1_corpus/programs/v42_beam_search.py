@@ -1,8 +1,8 @@
 """NMT-tutorial beam search on tf.contrib.seq2seq: tile_batch of the encoder outputs, lengths and
 state, BeamSearchDecoder over an LSTM (plain) and over an AttentionWrapper (Bahdanau, alignment
 history reordered along the beams, length and coverage penalties), FinalBeamSearchDecoderOutput's
-predicted_ids, and gather_tree on hand-made beams. TF 2.x has no tf.contrib: there the code is
-TF 1.15's, from _v42_seq2seq_tf115.py."""
+predicted_ids, and gather_tree on hand-made beams. TF 2.x has no tf.contrib: there the oracle is
+_v42_seq2seq_tf115.py, TF 1.15's behaviour written on tf.compat.v1 ops."""
 import os
 import sys
 
@@ -13,7 +13,7 @@ tf.disable_eager_execution()
 
 if hasattr(tf, "contrib"):
     seq2seq = tf.contrib.seq2seq
-else:  # TF 1.15's tensorflow/contrib/seq2seq code on tf.compat.v1 ops
+else:  # TF 1.15's tf.contrib.seq2seq behaviour, written on tf.compat.v1 ops
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import _v42_seq2seq_tf115 as seq2seq
 

@@ -1,43 +1,38 @@
-"""Keras shape, masking and noise layers used by sequence and CNN tutorials, as
-``tf.compat.v1.keras.layers`` (``Masking``, ``RepeatVector``, ``Permute``,
-``Cropping1D/2D``, ``ZeroPadding1D``, ``UpSampling1D/2D``, ``SpatialDropout1D``,
-``GaussianNoise``, ``GaussianDropout``, ``AlphaDropout``).
-
-The noise layers act in the training phase only (``training`` or
-:func:`~jaxsess._tf1.keras.backend.learning_phase`) and are the identity otherwise.
+"""Keras reshaping layers, as ``tf.compat.v1.keras.layers`` (tf_keras'
+``layers/reshaping``): ``Flatten``, ``Reshape``, ``RepeatVector``, ``Permute``,
+``Cropping1D``/``2D``/``3D``, ``ZeroPadding1D``/``2D``/``3D`` and
+``UpSampling1D``/``2D``/``3D``.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from jaxsess._core.graph._builder import constant_value, convert_to_tensor, identity
+from jaxsess._core.graph._builder import constant, convert_to_tensor
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1 import layers as _tf_layers
 from jaxsess._tf1.keras import backend as K
-from jaxsess._tf1.keras._layers_core import Layer
+from jaxsess._tf1.keras._layers_core import Layer, _tuple
 from jaxsess._tf1.ops import (
-    control_flow as _control_flow,
-    fill_ops as _fill,
-    math_ops as _math,
     shape_ops as _shape_ops,
 )
-from jaxsess._tf1.ops.random_ops import random_normal, random_uniform
 
 __all__ = [
-    "Masking", "RepeatVector", "Permute", "Cropping1D", "Cropping2D", "ZeroPadding1D", "UpSampling1D",
-    "UpSampling2D", "SpatialDropout1D", "GaussianNoise", "GaussianDropout", "AlphaDropout",
+    "RepeatVector",
+    "Permute",
+    "Cropping1D",
+    "Cropping2D",
+    "ZeroPadding1D",
+    "UpSampling1D",
+    "UpSampling2D",
+    "Flatten",
+    "ZeroPadding2D",
+    "Reshape",
+    "ZeroPadding3D",
+    "Cropping3D",
+    "UpSampling3D",
 ]
-
-
-def _in_train_phase(training: Any, train: Callable[[], Any], test: Callable[[], Any]) -> Any:
-    """``train()`` in the training phase (a Python bool or a bool tensor chosen at run time), else ``test()``."""
-    static = training if isinstance(training, bool) or training is None else constant_value(training)
-    if static is not None:
-        return train() if bool(static) else test()
-    return _control_flow.cond(training, train, test)
 
 
 def _pair(value: Any, what: str) -> tuple[int, int]:
@@ -46,28 +41,6 @@ def _pair(value: Any, what: str) -> tuple[int, int]:
     if len(value) != 2:
         raise ValueError(f"`{what}` should have two elements. Received: {value}.")
     return (int(value[0]), int(value[1]))
-
-
-class Masking(Layer):
-    """Masks the steps whose features all equal ``mask_value``, as ``tf.keras.layers.Masking``:
-    outputs ``inputs * keep`` (masked steps become zeros) and the Keras mask
-    ``keep = any(inputs != mask_value, axis=-1)`` (bool ``[batch, time]``)."""
-
-    supports_masking = True
-
-    def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.mask_value = mask_value
-
-    def _keep(self, x: Any) -> Any:
-        return _math.reduce_any(_math.not_equal(x, self.mask_value), axis=-1, keepdims=True)
-
-    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
-        x = convert_to_tensor(inputs)
-        return x * _math.cast(self._keep(x), x.dtype)
-
-    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
-        return _math.reduce_any(_math.not_equal(inputs, self.mask_value), axis=-1)
 
 
 class RepeatVector(Layer):
@@ -197,93 +170,98 @@ class UpSampling2D(Layer):
         return _repeat(_repeat(x, self.size[0], axes[0]), self.size[1], axes[1])
 
 
-class SpatialDropout1D(Layer):
-    """Dropout of whole feature channels (one draw per ``[batch, 1, features]``), in the training
-    phase, as ``tf.keras.layers.SpatialDropout1D``."""
+class Flatten(Layer, _tf_layers.Flatten):
+    """``[N, ...] -> [N, prod(...)]``, as ``tf.keras.layers.Flatten``."""
 
-    _takes_training = True
-    supports_masking = True
 
-    def __init__(self, rate: float, **kwargs: Any) -> None:
+class ZeroPadding2D(Layer):
+    """Zero rows and columns around images (``padding``: int, ``(h, w)`` or
+    ``((top, bottom), (left, right))``), as ``tf.keras.layers.ZeroPadding2D``."""
+
+    def __init__(self, padding: Any = (1, 1), data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rate = float(rate)
+        if isinstance(padding, int):
+            padding = ((padding, padding), (padding, padding))
+        elif all(isinstance(p, int) for p in padding):
+            padding = ((padding[0], padding[0]), (padding[1], padding[1]))
+        self.padding = tuple(tuple(int(v) for v in p) for p in padding)
+        self.data_format = data_format or K.image_data_format()
 
-    def call(self, inputs: Any, training: Any = None, *args: Any, **kwargs: Any) -> Any:
-        x = convert_to_tensor(inputs)
-        if not 0.0 < self.rate < 1.0:
-            return identity(x)
-        keep = _tf_layers.dropout(_fill.ones_like(x[:, :1, :]), rate=self.rate, training=training)
-        return x * keep
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        (t, b), (le, r) = self.padding
+        if self.data_format == "channels_last":
+            pads = [[0, 0], [t, b], [le, r], [0, 0]]
+        else:
+            pads = [[0, 0], [0, 0], [t, b], [le, r]]
+        return _shape_ops.pad(inputs, pads)
 
 
-class GaussianNoise(Layer):
-    """``inputs + N(0, stddev²)`` noise in the training phase, as ``tf.keras.layers.GaussianNoise``."""
+class Reshape(Layer):
+    """``[N, ...] -> [N, *target_shape]`` (one entry may be -1), as ``tf.keras.layers.Reshape``."""
 
-    _takes_training = True
-    supports_masking = True
-
-    def __init__(self, stddev: float, seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, target_shape: Sequence[int], **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.stddev = float(stddev)
-        self.seed = seed
+        self.target_shape = tuple(int(d) for d in target_shape)
 
-    def call(self, inputs: Any, training: Any = None, *args: Any, **kwargs: Any) -> Any:
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         x = convert_to_tensor(inputs)
-        return _in_train_phase(
-            training,
-            lambda: x + random_normal(_shape_ops.shape(x), 0.0, self.stddev, dtype=x.dtype, seed=self.seed),
-            lambda: identity(x))
+        batch = _shape_ops.shape(x)[:1]
+        return _shape_ops.reshape(x, _shape_ops.concat([batch, constant(list(self.target_shape), "int32")], 0))
 
 
-class GaussianDropout(Layer):
-    """``inputs * N(1, rate / (1 - rate))`` noise in the training phase, as ``tf.keras.layers.GaussianDropout``."""
+def _triple_pairs(value: Any) -> tuple[tuple[int, int], ...]:
+    if isinstance(value, int):
+        return ((value, value),) * 3
+    if all(isinstance(v, int) for v in value):
+        return tuple((int(v), int(v)) for v in value)
+    return tuple((int(a), int(b)) for a, b in value)
 
-    _takes_training = True
-    supports_masking = True
 
-    def __init__(self, rate: float, seed: int | None = None, **kwargs: Any) -> None:
+class ZeroPadding3D(Layer):
+    """Zero padding of depth, height and width (an int, three ints or three pairs),
+    as ``tf.keras.layers.ZeroPadding3D``."""
+
+    def __init__(self, padding: Any = (1, 1, 1), data_format: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rate = float(rate)
-        self.seed = seed
+        self.padding = _triple_pairs(padding)
+        self.data_format = data_format or K.image_data_format()
 
-    def call(self, inputs: Any, training: Any = None, *args: Any, **kwargs: Any) -> Any:
-        x = convert_to_tensor(inputs)
-        if not 0.0 < self.rate < 1.0:
-            return identity(x)
-        stddev = math.sqrt(self.rate / (1.0 - self.rate))
-        return _in_train_phase(
-            training,
-            lambda: x * random_normal(_shape_ops.shape(x), 1.0, stddev, dtype=x.dtype, seed=self.seed),
-            lambda: identity(x))
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        pads = [list(p) for p in self.padding]
+        pattern = [[0, 0], [0, 0], *pads] if self.data_format == "channels_first" else [[0, 0], *pads, [0, 0]]
+        return _shape_ops.pad(inputs, pattern)
 
 
-class AlphaDropout(Layer):
-    """Dropout that keeps SELU's mean and variance, in the training phase, as
-    ``tf.keras.layers.AlphaDropout``: dropped entries become ``-alpha·scale``
-    (SELU's negative saturation), then ``a·x + b`` restores the moments, with
-    ``a = ((1 - rate)(1 + rate·alpha_p²))^-1/2`` and ``b = -a·alpha_p·rate``."""
+class Cropping3D(Layer):
+    """Cropping of depth, height and width (an int, three ints or three pairs), as
+    ``tf.keras.layers.Cropping3D``."""
 
-    _takes_training = True
-    supports_masking = True
-
-    def __init__(self, rate: float, noise_shape: Any = None, seed: int | None = None, **kwargs: Any) -> None:
+    def __init__(self, cropping: Any = ((1, 1), (1, 1), (1, 1)), data_format: str | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.rate = float(rate)
-        self.noise_shape = noise_shape
-        self.seed = seed
+        self.cropping = _triple_pairs(cropping)
+        self.data_format = data_format or K.image_data_format()
 
-    def call(self, inputs: Any, training: Any = None, *args: Any, **kwargs: Any) -> Any:
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
         x = convert_to_tensor(inputs)
-        if not 0.0 < self.rate < 1.0:
-            return identity(x)
-        alpha_p = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
-        a = ((1 - self.rate) * (1 + self.rate * alpha_p**2)) ** -0.5
-        b = -a * alpha_p * self.rate
-        shape = self.noise_shape if self.noise_shape is not None else _shape_ops.shape(x)
+        sl = [slice(a, -b if b else None) for a, b in self.cropping]
+        if self.data_format == "channels_first":
+            return x[:, :, sl[0], sl[1], sl[2]]
+        return x[:, sl[0], sl[1], sl[2], :]
 
-        def dropped() -> Any:
-            kept = _math.cast(_math.greater_equal(random_uniform(shape, seed=self.seed, dtype=x.dtype), self.rate),
-                              x.dtype)
-            return a * (x * kept + alpha_p * (1.0 - kept)) + b
 
-        return _in_train_phase(training, dropped, lambda: identity(x))
+class UpSampling3D(Layer):
+    """Each voxel repeated ``size`` times along depth, height and width, as
+    ``tf.keras.layers.UpSampling3D``."""
+
+    def __init__(self, size: Any = (2, 2, 2), data_format: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.size = _tuple(size, 3)
+        self.data_format = data_format or K.image_data_format()
+
+    def call(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        first = 2 if self.data_format == "channels_first" else 1
+        x = inputs
+        for i, n in enumerate(self.size):
+            x = K.repeat_elements(x, n, axis=first + i)
+        return x

@@ -1,7 +1,10 @@
-"""More TF1 optimizers on the machinery of :mod:`jaxsess._tf1.train._optimizers`:
-``AdadeltaOptimizer`` (optax's adadelta is TF1's rule) and ``FtrlOptimizer``
-(optax has no FTRL: its transformation is written here, from TF's
-``ApplyFtrlV2`` kernel)."""
+"""The TF1 optimizers with l1/l2 proximal steps, the linear models' optimizers, on
+the machinery of :mod:`jaxsess._tf1.train._optimizers`: ``FtrlOptimizer``,
+``ProximalGradientDescentOptimizer``, ``ProximalAdagradOptimizer`` and
+``AdagradDAOptimizer`` (TF's ``ftrl.py``, ``proximal_gradient_descent.py``,
+``proximal_adagrad.py``, ``adagrad_da.py``). optax has none of these rules: each
+transformation is written here from TF's kernel (``ApplyFtrlV2``,
+``ApplyProximalGradientDescent``, ``ApplyProximalAdagrad``, ``ApplyAdagradDA``)."""
 
 from __future__ import annotations
 
@@ -17,15 +20,9 @@ if TYPE_CHECKING:  # optax is imported when an update is built, as in _optimizer
     import optax
 
 __all__ = [
-    "AdadeltaOptimizer", "FtrlOptimizer", "ProximalGradientDescentOptimizer", "ProximalAdagradOptimizer",
+    "FtrlOptimizer", "ProximalGradientDescentOptimizer", "ProximalAdagradOptimizer",
     "AdagradDAOptimizer",
 ]
-
-
-def _build_adadelta(hyper: dict[str, Any], state: Any) -> optax.GradientTransformation:
-    import optax
-
-    return optax.adadelta(hyper["learning_rate"], rho=hyper["rho"], eps=hyper["epsilon"])
 
 
 class FtrlState(NamedTuple):
@@ -156,37 +153,8 @@ def _build_adagrad_da(hyper: dict[str, Any], state: Any, *, initial_gradient_squ
     return optax.GradientTransformation(init, update)  # type: ignore[arg-type]
 
 
-for _fn in (_build_adadelta, _build_ftrl, _build_proximal_sgd, _build_proximal_adagrad, _build_adagrad_da):
+for _fn in (_build_ftrl, _build_proximal_sgd, _build_proximal_adagrad, _build_adagrad_da):
     register_function(f"train.{_fn.__name__}", _fn)  # graph defs may hold these (by name)
-
-
-class AdadeltaOptimizer(Optimizer):
-    """Adadelta, as ``tf.compat.v1.train.AdadeltaOptimizer``.
-
-    TF1: ``accum = rho accum + (1 - rho) g^2``; ``update = sqrt(accum_update +
-    epsilon) / sqrt(accum + epsilon) * g``; ``accum_update = rho accum_update
-    + (1 - rho) update^2``; ``var -= lr * update``. Built on
-    ``optax.adadelta(lr, rho, eps)``, the same rule. Slots ``'accum'`` and
-    ``'accum_update'`` (zeros).
-
-    Args:
-      learning_rate, rho, epsilon: floats or scalar tensors (TF1's defaults
-        0.001, 0.95, 1e-8).
-      name: default ``'Adadelta'``.
-    """
-
-    SLOT_NAMES: ClassVar[dict[str, str]] = {"e_g": "accum", "e_x": "accum_update"}
-
-    def __init__(self, learning_rate: Any = 0.001, rho: Any = 0.95, epsilon: Any = 1e-8, use_locking: bool = False,
-                 name: str = "Adadelta") -> None:
-        super().__init__(use_locking, name)
-        self._hyper_values = {"learning_rate": learning_rate, "rho": rho, "epsilon": epsilon}
-
-    def _spec(self) -> TransformationSpec:
-        return TransformationSpec(_build_adadelta, ("learning_rate", "rho", "epsilon"))
-
-    def _hyper(self) -> dict[str, Any]:
-        return dict(self._hyper_values)
 
 
 class FtrlOptimizer(Optimizer):

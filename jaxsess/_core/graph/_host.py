@@ -26,7 +26,7 @@ from jaxsess._core.graph._shape import TensorShape
 from jaxsess._core.types import Evaluator
 
 __all__ = [
-    "HOST_GRAPHS", "register_host", "host_impl", "is_host_op", "is_blocking", "note_op", "device_lowering", "string_input_specs",
+    "HOST_GRAPHS", "HOST_GRAPH_REFS", "register_host", "host_impl", "is_host_op", "is_blocking", "note_op", "device_lowering", "string_input_specs",
     "check_not_eager", "require_no_assign_before",
 ]
 
@@ -37,6 +37,9 @@ _IMPLS: dict[str, tuple[HostImpl, bool]] = {}
 _INFERS: dict[str, HostInfer] = {}
 _BLOCKING: set[str] = set()
 HOST_GRAPHS: weakref.WeakSet[Graph] = weakref.WeakSet()
+# The set of weak references behind HOST_GRAPHS: ``Session.run`` tests it for
+# emptiness on every call, which WeakSet's ``__len__`` makes slower.
+HOST_GRAPH_REFS: set[weakref.ref[Graph]] = HOST_GRAPHS.data  # type: ignore[attr-defined]
 
 
 def register_host(op_type: str, *, always: bool = False, blocking: bool = False,

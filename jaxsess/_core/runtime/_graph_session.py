@@ -37,7 +37,7 @@ from jaxsess._core._config import ConfigProto, enable_compilation_cache
 from jaxsess._core.graph._compile import Compiled, CompilerOptions, supported_compiler_options
 from jaxsess._core.graph._device import log_placement
 from jaxsess._core.graph._graph import Graph, Operation, Tensor, get_default_graph
-from jaxsess._core.graph._host import HOST_GRAPHS as _HOST_GRAPHS
+from jaxsess._core.graph._host import HOST_GRAPH_REFS as _HOST_GRAPH_REFS
 from jaxsess._core.graph._lowering import VARIABLE_OP, Lowering, PlanFn, Slot, prune
 from jaxsess._core.graph._placement import PlacementOptions, slot_placement
 from jaxsess._core.graph._plan import Plan, build_plan
@@ -319,7 +319,7 @@ if _c_hot is not None:
         np_array=np.array,
         ndarray=np.ndarray,
         tensor=Tensor,
-        host_data=_HOST_GRAPHS.data,  # type: ignore[attr-defined]
+        host_data=_HOST_GRAPH_REFS,
         flat_failed=_flat_failed,
         operation=Operation,
         defer=_signals.defer,
@@ -615,7 +615,7 @@ class Session(BaseSession):
             keys, values = tuple(feed_dict), tuple(feed_dict.values())
         else:
             return _MISS
-        if self._closed or (_HOST_GRAPHS.data and _host_run.needs_host_pass(self._graph)):  # type: ignore[attr-defined]
+        if self._closed or (_HOST_GRAPH_REFS and _host_run.needs_host_pass(self._graph)):
             return _MISS
         key = (leaves, keys)
         entry = self._plans.get(key)
@@ -640,7 +640,7 @@ class Session(BaseSession):
             raise _closed_error()
         graph = self._graph
         # strings, tf.data iterators (WeakSet.data: its set, no Python-level call when empty)
-        if _HOST_GRAPHS.data and _host_run.needs_host_pass(graph):  # type: ignore[attr-defined]
+        if _HOST_GRAPH_REFS and _host_run.needs_host_pass(graph):
             self._registry.safe_point()
             return _host_run.run(self, fetches, feed_dict, options, run_metadata)
         kind = type(fetches)

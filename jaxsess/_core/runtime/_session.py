@@ -49,6 +49,7 @@ class _NotGiven(enum.Enum):
 
 _NOT_GIVEN = _NotGiven.NOT_GIVEN  # session.jit(**kwargs) without a function: a decorator
 _T = TypeVar("_T")
+_S = TypeVar("_S", bound="BaseSession")
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 _R_co = TypeVar("_R_co", covariant=True)
@@ -420,11 +421,11 @@ class BaseSession:
     def _on_close(self) -> None:
         """Hook for subclasses: drop plans and state before buffers are freed."""
 
-    def __enter__(self: _T) -> _T:
-        self._check_open()  # type: ignore[attr-defined]
-        cm = self.as_default()  # type: ignore[attr-defined]
+    def __enter__(self: _S) -> _S:
+        self._check_open()
+        cm = self.as_default()
         cm.__enter__()
-        self._default_cm.append(cm)  # type: ignore[attr-defined]
+        self._default_cm.append(cm)
         return self
 
     def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:

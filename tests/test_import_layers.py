@@ -8,7 +8,8 @@ The package has three layers, and each is a place on disk:
    registry, lowering, placement, partition, GraphDef in and out) and
    ``runtime/`` (the sessions, the plan cache, fetch/feed handling, host runs,
    the ownership registry, ``_native`` and the C extension ``_hot`` built from
-   ``_hot.c``). It imports no jaxsess module outside ``jaxsess._core``.
+   ``_hot.c`` and its ``_hot_*.c`` siblings). It imports no jaxsess module
+   outside ``jaxsess._core``.
 2. **The TF1 surface**, ``jaxsess/_tf1/``: ``ops/`` (TF's module names),
    ``layers``, ``train/``, ``data/``, ``keras/``, ``estimator/``,
    ``contrib/``, ``summary/``, ``saved_model/``, distributions, feature

@@ -1,4 +1,5 @@
-"""Types of the C extension ``jaxsess._core.runtime._hot`` (see ``_hot.c``)."""
+"""Types of the C extension ``jaxsess._core.runtime._hot`` (built from ``_hot.c`` and
+its sibling ``_hot_*.c`` files, one per Python twin: see ``_hot.h``)."""
 
 from collections.abc import Callable, Sequence
 from typing import Any

@@ -1,10 +1,11 @@
-"""The optional C extension ``jaxsess._core.runtime._hot`` (see ``_hot.c``), or ``None``.
+"""The optional C extension ``jaxsess._core.runtime._hot`` (see ``_hot.h``), or ``None``.
 
 ``setup.py`` builds it where a C compiler is available; without it, or with
 the environment variable ``JAXSESS_C_HOT_PATH=0`` (read at import), jaxsess
 runs the Python code it accelerates: ``Session.run``'s and
 ``make_callable``'s cache-hit paths (training steps included), the ownership
-registry's safe point and variable swap, and ``session.jit``'s calls.
+registry's safe point and variable swap, and ``session.jit``'s calls (one C
+file each: ``_hot.c``, ``_hot_registry.c``, ``_hot_jit.c``).
 Both do the same thing; the Python code is the reference.
 """
 

@@ -48,7 +48,7 @@ from jax import tree_util
 
 from jaxsess._core import errors as errors
 from jaxsess._core.graph._compile import compile_function
-from jaxsess._core.runtime._native import (  # the C safe point (jaxsess/_core/runtime/_hot.c), or None
+from jaxsess._core.runtime._native import (  # the C safe point (jaxsess/_core/runtime/_hot_registry.c), or None
     hot as _c_hot,
 )
 

@@ -26,7 +26,7 @@ from jax import tree_util
 
 from jaxsess._core import _context as _context
 from jaxsess._core._config import ConfigProto, apply_gpu_options
-from jaxsess._core.runtime._native import (  # the C session.jit call (jaxsess/_core/runtime/_hot.c), or None
+from jaxsess._core.runtime._native import (  # the C session.jit call (jaxsess/_core/runtime/_hot_jit.c), or None
     hot as _c_hot,
 )
 from jaxsess._core.runtime._resources import (

@@ -1,0 +1,106 @@
+/*
+ * _hot.h: what the C files of the extension module jaxsess._core.runtime._hot
+ * share. The module is one extension built from these files; each file is the
+ * C twin of one piece of Python code, which is the reference and the fallback
+ * (a C function calls it for anything but its common case):
+ *
+ *   _hot.c            the plan-cache hit of Session.run and make_callable
+ *                     (Session._hit, make_callable's runner, _run_entry in
+ *                     _graph_session.py): HotRun, HotRunner, configure
+ *   _hot_registry.c   OwnershipRegistry's safe point (safe_point, sweep) and
+ *                     _swap_pinned (_resources.py): SafePoint, swap_pinned,
+ *                     configure_registry
+ *   _hot_jit.c        the `call` of BaseSession.jit (_session.py): SessionJit
+ *   _hot_common.c     the helpers and globals they share (below)
+ *   _hot_module.c     PyInit__hot: the module, with what each file adds to it
+ *
+ * The symbols shared between files start with hot_; everything else is
+ * static to its file. JAXSESS_C_HOT_PATH=0 (read at import, _native.py)
+ * turns the whole module off.
+ */
+#ifndef JAXSESS_HOT_H
+#define JAXSESS_HOT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <structmember.h>
+
+/* The hot_ symbols are the module's own: hidden (not exported from the shared
+ * library, called directly rather than through the PLT). Only PyInit__hot,
+ * PyMODINIT_FUNC, is exported. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(hidden)
+#endif
+
+/* -- _hot_common.c --------------------------------------------------------------------- */
+
+extern PyObject *hot_concrete;       /* the registry's set of concrete jax.Array types (configure_registry) */
+extern int hot_registry_configured;  /* configure_registry has run: the registry's twins may run */
+
+/* Interned attribute names more than one file uses. */
+extern PyObject *hot_s_acquire, *hot_s_closed, *hot_s_pending, *hot_s_raise_translated;
+
+/* Interns `text` into `var`, in an init function (returns -1 on failure). */
+#define HOT_INTERN(var, text)                                   \
+    do {                                                        \
+        if (((var) = PyUnicode_InternFromString(text)) == NULL) \
+            return -1;                                          \
+    } while (0)
+
+int hot_attr_true(PyObject *obj, PyObject *name);
+PyObject *hot_as_tuple(PyObject *const *vals, Py_ssize_t n);
+PyObject *hot_take_exception(void);
+void hot_give_exception(PyObject *exc);
+int hot_adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, int by_buffer);
+int hot_call_safe_point(PyObject *registry);
+int hot_lock_nowait(PyObject *reg, PyObject **lock);
+int hot_unlock(PyObject *lock, int result);
+int hot_add_type(PyObject *module, const char *name, PyTypeObject *type);
+
+/* The object of HotRunner (make_callable, _hot.c) and SessionJit (session.jit,
+ * _hot_jit.c): the Python callable it stands for (the reference path), the
+ * session, its registry, the jitted function, and what the common case needs. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *slow;     /* the Python callable (the reference path) */
+    PyObject *session;
+    PyObject *registry;
+    PyObject *fn;       /* the jitted function (HotRunner: the plan-cache entry) */
+    PyObject *spec;     /* HotRunner: the entry's fit_spec or None */
+    PyObject *fits;     /* HotRunner: the entry's fits predicate */
+    PyObject *rebuild;  /* HotRunner: the fetch structure's rebuild, NULL for one tensor */
+    PyObject *dict;
+    PyObject *weaklist; /* SessionJit only (the session keeps them in a WeakSet) */
+    Py_ssize_t n;       /* HotRunner: the number of feeds */
+    int device;         /* HotRunner: device fetches */
+    int by_buffer;
+    vectorcallfunc vectorcall;
+} Wrapper;
+
+Wrapper *hot_wrapper_new(PyTypeObject *type, vectorcallfunc call, PyObject *slow, PyObject *session,
+                         PyObject *registry, PyObject *fn, int by_buffer);
+int hot_wrapper_traverse(Wrapper *self, visitproc visit, void *arg);
+int hot_wrapper_clear(Wrapper *self);
+void hot_wrapper_dealloc(Wrapper *self);
+
+int hot_common_init(void);
+
+/* -- _hot_registry.c ------------------------------------------------------------------- */
+
+/* swap_pinned's common case (state_call's variable swap, as Session._call's
+ * registry.swap_pinned): 1 done, 0 not the common case (nothing changed), -1 error. */
+int hot_swap_arrays(PyObject *reg, PyObject *const *oi, PyObject *const *ni, Py_ssize_t n);
+
+int hot_registry_init(PyObject *module);
+
+/* -- _hot.c, _hot_jit.c ---------------------------------------------------------------- */
+
+int hot_run_init(PyObject *module);
+int hot_jit_init(PyObject *module);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
+
+#endif /* JAXSESS_HOT_H */

@@ -113,7 +113,6 @@ from jaxsess._core.runtime._session import (
     BaseSession as BaseSession,
     get_default_session as get_default_session,
 )
-from jaxsess._tf1 import _display as _display
 from jaxsess._tf1._compat import (
     control_flow_v2_enabled as control_flow_v2_enabled,
     disable_control_flow_v2 as disable_control_flow_v2,
@@ -657,7 +656,6 @@ reverse_v2 = reverse
 tensor_scatter_update = tensor_scatter_nd_update
 tensor_scatter_add = tensor_scatter_nd_add
 tensor_scatter_sub = tensor_scatter_nd_sub
-_display.install()
 
 from jaxsess import (  # noqa: E402 - tf.compat.v1 is the jaxsess package (complete once loaded)
     compat as compat,

@@ -1,7 +1,7 @@
 """IPython and Jupyter integration: ``%load_ext jaxsess`` (or ``jaxsess._tf1.ipython``).
 
 Loading the extension installs the rich displays of sessions, stats and
-graphs (:mod:`jaxsess._tf1._display`) and registers two magics:
+graphs (:mod:`jaxsess._core._display`) and registers two magics:
 
 ``%jaxsess_stats [SESSION]``
     Shows the stats of ``SESSION`` (any expression naming a session) — an
@@ -49,11 +49,10 @@ import shlex
 import sys
 from typing import Any
 
+from jaxsess._core._display import stats_html, stats_text
 from jaxsess._core.runtime._eager import EagerSession
 from jaxsess._core.runtime._resources import ResourceCleanupStrategy
 from jaxsess._core.runtime._session import get_default_session
-from jaxsess._tf1 import _display as _display
-from jaxsess._tf1._display import stats_html, stats_text
 from jaxsess._tf1.ops.state_ops import Variable
 
 __all__ = ["EagerCellError", "load_ipython_extension", "unload_ipython_extension"]
@@ -205,12 +204,10 @@ def _jaxsess_stats(shell: Any, line: str) -> None:
 
 
 def load_ipython_extension(ipython: Any) -> None:
-    """Registers ``%jaxsess_stats`` and ``%%jaxsess_eager`` and installs the displays.
+    """Registers ``%jaxsess_stats`` and ``%%jaxsess_eager`` (the displays are the classes' own methods).
 
     Called by ``%load_ext jaxsess`` / ``%load_ext jaxsess._tf1.ipython``.
     """
-    _display.install()
-
     def jaxsess_stats(line: str = "") -> None:
         _jaxsess_stats(ipython, line)
 

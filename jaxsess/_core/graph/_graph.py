@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from jaxsess._core import _context as _context, dtypes as _dtypes
+from jaxsess._core import _context as _context, _display, dtypes as _dtypes
 from jaxsess._core.graph._device import merge_device, parse_device
 from jaxsess._core.graph._shape import (
     TensorShape as TensorShape,  # re-exported: the op modules import it from here
@@ -927,6 +927,20 @@ class Graph:
 
     def __repr__(self) -> str:
         return f"<jaxsess.Graph with {len(self._ops)} ops at {id(self):#x}>"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: an HTML summary of the ops and the graph's picture."""
+        return _display.graph_html(self)
+
+    def _repr_svg_(self) -> str | None:
+        """The graph's picture alone (``None`` without graphviz, or past
+        :data:`jaxsess._core._display.MAX_PICTURE_OPS` ops)."""
+        return _display.graph_svg(self)
+
+    def visualize(self, *, max_depth: int | None = None, show_shapes: bool = True, rankdir: str = "TB") -> Any:
+        return _display.visualize(self, max_depth=max_depth, show_shapes=show_shapes, rankdir=rankdir)
+
+    visualize.__doc__ = _display.visualize.__doc__
 
 
 def _merge_device(outer: str, inner: str) -> str:

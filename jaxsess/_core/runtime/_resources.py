@@ -46,7 +46,7 @@ import jax
 import jax.numpy as jnp
 from jax import tree_util
 
-from jaxsess._core import errors as errors
+from jaxsess._core import _display, errors as errors
 from jaxsess._core.graph._compile import compile_function
 from jaxsess._core.runtime._native import (  # the C safe point (jaxsess/_core/runtime/_hot_registry.c), or None
     hot as _c_hot,
@@ -281,6 +281,10 @@ class SessionStats:
     closed: bool = False
     bookkeeping_entries: int = 0
     cleaner_errors: int = 0
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: an HTML table with the per-device breakdown."""
+        return _display.stats_html(self)
 
     def __repr__(self) -> str:
         return (

@@ -24,7 +24,7 @@ from typing import Any, Generic, NoReturn, ParamSpec, Protocol, TypeVar, overloa
 import jax
 from jax import tree_util
 
-from jaxsess._core import _context as _context
+from jaxsess._core import _context, _display
 from jaxsess._core._config import ConfigProto, apply_gpu_options
 from jaxsess._core.runtime._native import (  # the C session.jit call (jaxsess/_core/runtime/_hot_jit.c), or None
     hot as _c_hot,
@@ -449,12 +449,13 @@ class BaseSession:
             _remove_last(stack, self)
 
     def __repr__(self) -> str:
-        s = self._registry.stats()
-        state = "closed" if self._closed else "open"
-        return (
-            f"<{type(self).__name__} {self._name!r} {state} strategy={s.strategy.name} "
-            f"live_buffers={s.live_buffers} live_bytes={s.live_bytes} peak_bytes={s.peak_bytes}>"
-        )
+        """One line: type, name, state, strategy, live buffers and bytes, peak,
+        devices (:func:`jaxsess._core._display.session_text`). Never sweeps."""
+        return _display.session_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's display: the stats and per-device table as HTML. Never sweeps."""
+        return _display.session_repr_html(self)
 
 
 def _remove_last(stack: list[Any], item: Any) -> None:

@@ -1,9 +1,9 @@
 """How sessions, their stats and graphs look in a REPL and in Jupyter.
 
-:func:`install` attaches, with ``setattr``, a plain ``__repr__`` and a
-``_repr_html_`` to :class:`~jaxsess.BaseSession` (so to every session type)
-and to :class:`~jaxsess.SessionStats`, and ``_repr_html_``, ``_repr_svg_``
-and ``visualize()`` to :class:`~jaxsess.Graph`. Displays never sweep: they
+The classes' own methods call it: ``__repr__`` and ``_repr_html_`` of
+:class:`~jaxsess.BaseSession` (so of every session type), ``_repr_html_`` of
+:class:`~jaxsess.SessionStats`, and ``_repr_html_``, ``_repr_svg_`` and
+``visualize()`` of :class:`~jaxsess.Graph`; it imports none of them. Displays never sweep: they
 show what the session owns at that moment (``session.stats()`` is the call
 that also frees, at a safe point).
 
@@ -28,12 +28,14 @@ import html
 import shutil
 import weakref
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jaxsess._core.graph._device import default_device, parse_device, resolve_device, tf_device_name
-from jaxsess._core.graph._graph import Graph, Operation
-from jaxsess._core.runtime._resources import SessionStats
-from jaxsess._core.runtime._session import BaseSession
+
+if TYPE_CHECKING:  # the classes call this module from their methods; it never imports them
+    from jaxsess._core.graph._graph import Graph, Operation
+    from jaxsess._core.runtime._resources import SessionStats
+    from jaxsess._core.runtime._session import BaseSession
 
 __all__ = [
     "MAX_PICTURE_NODES",
@@ -41,9 +43,11 @@ __all__ = [
     "MAX_TABLE_OPS",
     "format_bytes",
     "graph_html",
-    "install",
+    "graph_svg",
     "picture_depth",
     "session_html",
+    "session_repr",
+    "session_repr_html",
     "session_text",
     "stats_html",
     "stats_text",
@@ -167,9 +171,9 @@ def _session_extra(session: BaseSession) -> list[tuple[str, str]]:
     limit = session._registry.memory_limit_bytes
     if limit is not None:
         rows.append(("memory limit", _bytes_cell(limit)))
-    graph = getattr(session, "_graph", None)
-    if isinstance(graph, Graph):
-        rows.append(("graph", f"{len(graph._ops):,} ops"))
+    ops = getattr(getattr(session, "_graph", None), "_ops", None)  # a graph session's Graph
+    if ops is not None:
+        rows.append(("graph", f"{len(ops):,} ops"))
     return rows
 
 
@@ -487,8 +491,8 @@ def _svg_or_none(graph: Graph) -> str | None:
     if depth is False:
         return None
     try:
-        dot = visualize(graph, max_depth=depth)  # type: ignore[arg-type]
-        svg = dot.pipe(format="svg", encoding="utf-8")
+        dot = visualize(graph, max_depth=depth)
+        svg: str = dot.pipe(format="svg", encoding="utf-8")
     except (ImportError, RuntimeError, OSError):
         return None
     # Wide graphs shrink to the width of the output area instead of scrolling.
@@ -500,51 +504,25 @@ def _svg_or_none(graph: Graph) -> str | None:
     return svg
 
 
-# -- installing -------------------------------------------------------------------
+# -- what the classes' display methods call ------------------------------------------
 
 
-def _session_repr(self: BaseSession) -> str:
-    if getattr(self, "_registry", None) is None:  # __init__ raised before the registry existed
-        return f"<{type(self).__name__} (not initialised)>"
-    return session_text(self)
+def session_repr(session: BaseSession) -> str:
+    """``BaseSession.__repr__``: :func:`session_text`, or a placeholder for a
+    session whose ``__init__`` raised before its registry existed."""
+    if getattr(session, "_registry", None) is None:
+        return f"<{type(session).__name__} (not initialised)>"
+    return session_text(session)
 
 
-def _session_repr_html(self: BaseSession) -> str:
-    if getattr(self, "_registry", None) is None:
-        return f"<div>{_e(_session_repr(self))}</div>"
-    return session_html(self)
+def session_repr_html(session: BaseSession) -> str:
+    """``BaseSession._repr_html_``: :func:`session_html` (or the placeholder)."""
+    if getattr(session, "_registry", None) is None:
+        return f"<div>{_e(session_repr(session))}</div>"
+    return session_html(session)
 
 
-def _stats_repr_html(self: SessionStats) -> str:
-    return stats_html(self)
-
-
-def _graph_repr_html(self: Graph) -> str:
-    return graph_html(self)
-
-
-def _graph_repr_svg(self: Graph) -> str | None:
-    return _svg_or_none(self)
-
-
-def _graph_visualize(
-    self: Graph, *, max_depth: int | None = None, show_shapes: bool = True, rankdir: str = "TB"
-) -> Any:
-    return visualize(self, max_depth=max_depth, show_shapes=show_shapes, rankdir=rankdir)
-
-
-_graph_visualize.__doc__ = visualize.__doc__
-
-
-def install() -> None:
-    """Attaches the displays to the classes. Idempotent.
-
-    ``BaseSession.__repr__``/``_repr_html_``, ``SessionStats._repr_html_``,
-    ``Graph._repr_html_``/``_repr_svg_``/``visualize``.
-    """
-    setattr(BaseSession, "__repr__", _session_repr)  # noqa: B010
-    setattr(BaseSession, "_repr_html_", _session_repr_html)  # noqa: B010
-    setattr(SessionStats, "_repr_html_", _stats_repr_html)  # noqa: B010
-    setattr(Graph, "_repr_html_", _graph_repr_html)  # noqa: B010
-    setattr(Graph, "_repr_svg_", _graph_repr_svg)  # noqa: B010
-    setattr(Graph, "visualize", _graph_visualize)  # noqa: B010
+def graph_svg(graph: Graph) -> str | None:
+    """``Graph._repr_svg_``: the automatic picture, or ``None`` without graphviz
+    or for a graph too large to draw automatically."""
+    return _svg_or_none(graph)

@@ -69,6 +69,7 @@ TF1 = "jaxsess._tf1"
 GRAPH_ORDER = [
     "_compile",  # the core's one compile site (imports nothing)
     "_tf2_behavior",  # the TF2-behaviour and control-flow-v2 switches (imports nothing)
+    "_tf_opset",  # TF's OpDefs (recorded) and the TF op type -> lowering table (imports nothing)
     "_shape",  # TensorShape, Dimension
     "_device",  # device strings: parse, merge, resolve to JAX devices
     "_graph",  # Graph, Operation, Tensor

@@ -16,7 +16,7 @@ table with 128 indices, a dense layer, SGD with donated parameters):
 
 Prints steps/s of each and the ratio checked / plain.
 
-Usage: ``python benchmarks/bench_checked_gather.py [--steps N]``.
+Usage: ``python benchmarks/bench_checked_gather.py [--quick] [--steps N]``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=300)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="30 steps, 2 repeats (a smoke run)")
     args = ap.parse_args()
+    if args.quick:
+        args.steps, args.repeats = 30, 2
     rng = np.random.default_rng(0)
     ids = rng.integers(0, 1000, (128, 4)).astype(np.int32)
     y = rng.normal(size=(128, 8)).astype(np.float32)

@@ -14,7 +14,7 @@ host, then runs the step. This measures, for a small MLP training step
 Prints runs/s of each and the ratios to ``plain``; ``plain`` is what a graph
 without checks pays, as before checks existed.
 
-Usage: ``python benchmarks/bench_checks.py [--steps N]``.
+Usage: ``python benchmarks/bench_checks.py [--quick] [--steps N]``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="30 steps, 1 repeat (a smoke run)")
     args = parser.parse_args()
+    if args.quick:
+        args.steps, args.repeats = 30, 1
     rates = {m: _rate(m, args.steps, args.repeats) for m in ("plain", "unused", "checked")}
     for m, r in rates.items():
         print(f"{m:8s} {r:9.0f} runs/s   ratio to plain {r / rates['plain']:.2f}")

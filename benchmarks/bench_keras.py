@@ -10,7 +10,7 @@ samples per wall second and per CPU second of the process (all threads: steadier
 than wall time on a shared machine), and jaxsess / TF ratios (higher is better
 for jaxsess).
 
-Usage: ``python benchmarks/bench_keras.py [--epochs 5] [--tf-python /work/tfvenv/bin/python]``
+Usage: ``python benchmarks/bench_keras.py [--quick] [--epochs 5] [--tf-python /work/tfvenv/bin/python]``
 (the TF child needs ``tensorflow`` and ``tf_keras``; it is skipped when that
 interpreter is missing).
 """
@@ -66,7 +66,10 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--predicts", type=int, default=20)
     parser.add_argument("--tf-python", default="/work/tfvenv/bin/python")
+    parser.add_argument("--quick", action="store_true", help="1 epoch, 2 predicts, jaxsess only (a smoke run)")
     args = parser.parse_args()
+    if args.quick:
+        args.epochs, args.predicts, args.tf_python = 1, 2, ""
     sys.path.insert(0, ROOT)
     import numpy as np
 
@@ -80,7 +83,7 @@ def main() -> None:
                                                          "import jaxsess.compat.v1 as tf"),
                          data, args.epochs, args.predicts)
         theirs = None
-        if os.path.exists(args.tf_python):
+        if args.tf_python and os.path.exists(args.tf_python):
             theirs = run_child(args.tf_python, PROGRAM, data, args.epochs, args.predicts)
     finally:
         os.remove(data)

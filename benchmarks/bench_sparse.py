@@ -14,7 +14,7 @@ layer, Adam) three ways:
 
 Prints steps/s of each and the ratios to ``same N``.
 
-Usage: ``python benchmarks/bench_sparse.py [--steps N]``.
+Usage: ``python benchmarks/bench_sparse.py [--quick] [--steps N]``.
 """
 
 from __future__ import annotations
@@ -83,7 +83,10 @@ def _run(mode: str, steps: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=30)
+    parser.add_argument("--quick", action="store_true", help="3 steps (a smoke run)")
     args = parser.parse_args()
+    if args.quick:
+        args.steps = 3
     rates = {m: _run(m, args.steps) for m in ("same N", "new N", "padded N")}
     base = rates["same N"]
     for m, r in rates.items():

@@ -24,17 +24,13 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from jaxsess.__main__ import build_parser
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    tomllib = pytest.importorskip("tomli")
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"

@@ -1,12 +1,12 @@
-"""Rewrites README.md's benchmark table from the benchmarks' own printed output.
+"""Rewrites the benchmark table of docs/benchmarks.md from the benchmarks' own printed output.
 
     python benchmarks/update_readme.py               # full runs of each benchmark (minutes)
     python benchmarks/update_readme.py --quick       # their --quick runs (a smoke check, noisy)
     python benchmarks/update_readme.py --from DIR    # parse saved outputs DIR/<script>.txt instead
-    python benchmarks/update_readme.py --dry-run     # print the table, leave README.md alone
+    python benchmarks/update_readme.py --dry-run     # print the table, leave docs/benchmarks.md alone
 
 The table lies between the ``<!-- benchmarks:begin -->`` and
-``<!-- benchmarks:end -->`` lines of README.md. Every figure in it is parsed
+``<!-- benchmarks:end -->`` lines of docs/benchmarks.md. Every figure in it is parsed
 from the output of the script its row names (``bench_sessions.py``,
 ``bench_run.py``, ``bench_train.py --no-profile``, ``bench_sharding.py`` with
 ``--optimizer adam`` and ``sgd``, and ``python -m jaxsess demo --steps 5``), so
@@ -31,7 +31,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-README = ROOT / "README.md"
+README = ROOT / "docs" / "benchmarks.md"
 BEGIN, END = "<!-- benchmarks:begin -->", "<!-- benchmarks:end -->"
 STRATEGIES = ("IN_BACKGROUND", "ON_SAFE_POINTS", "ON_SESSION_CLOSE")
 
@@ -139,7 +139,7 @@ def rewrite(readme: str, lines: list[str]) -> str:
     """``readme`` with the lines between the markers replaced by ``lines``."""
     start, end = readme.find(BEGIN), readme.find(END)
     if start < 0 or end < start:
-        raise ValueError(f"README.md has no {BEGIN} ... {END} section")
+        raise ValueError(f"docs/benchmarks.md has no {BEGIN} ... {END} section")
     return readme[: start + len(BEGIN)] + "\n" + "\n".join(lines) + "\n" + readme[end:]
 
 
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the benchmarks' --quick runs")
     parser.add_argument("--from", dest="source", type=Path, help="parse DIR/<name>.txt instead of running")
-    parser.add_argument("--dry-run", action="store_true", help="print the table, do not write README.md")
+    parser.add_argument("--dry-run", action="store_true", help="print the table, do not write docs/benchmarks.md")
     args = parser.parse_args(argv)
     if args.source is not None:
         out = {name: (args.source / f"{name}.txt").read_text(encoding="utf-8") for name in COMMANDS}

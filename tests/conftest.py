@@ -75,3 +75,28 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     """The process that made the run's compilation cache removes it."""
     if _OWN_CACHE_DIR is not None and not hasattr(config, "workerinput"):
         shutil.rmtree(_OWN_CACHE_DIR, ignore_errors=True)
+
+
+# `pytest -m "not slow"` (the fast subset, a few minutes) leaves these files out: each runs
+# many programs or fresh interpreters (the TF1 corpus, notebooks, the README's and the docs'
+# code blocks, multi-process runs, the command line). The whole suite is what CI runs.
+SLOW_FILES = frozenset(
+    {
+        "test_tf1_corpus.py",
+        "test_notebooks.py",
+        "test_readme.py",
+        "test_docs.py",
+        "test_distributed.py",
+        "test_distrib.py",
+        "test_demo.py",
+        "test_cli.py",
+        "test_ipython.py",
+        "test_fidelity.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)

@@ -1,4 +1,4 @@
-"""benchmarks/update_readme.py: the README benchmark table is parsed from the benchmarks' output.
+"""benchmarks/update_readme.py: the benchmark table of docs/benchmarks.md is parsed from the benchmarks' output.
 
 The samples are lines the benchmark scripts printed (quick runs on a loaded
 2-core machine), trimmed to those the table needs.
@@ -101,7 +101,7 @@ def test_rewrite_replaces_only_the_marked_table() -> None:
 
 
 def test_the_readme_table_has_the_script_shape() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     caption, blank, *inside = readme.split(UPDATE.BEGIN, 1)[1].split(UPDATE.END, 1)[0].strip().splitlines()
     assert caption.startswith("Figures written by `python benchmarks/update_readme.py`") and not blank  # as main() writes
     generated = UPDATE.table(SAMPLES)

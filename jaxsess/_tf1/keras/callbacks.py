@@ -13,9 +13,10 @@ import numpy as np
 
 from jaxsess._core._tfproto import Summary
 from jaxsess._tf1.keras import backend as K
+from jaxsess._tf1.keras._progbar import Progbar
 from jaxsess._tf1.summary._writer import FileWriter
 
-__all__ = ["Callback", "History", "LambdaCallback", "EarlyStopping", "ModelCheckpoint", "LearningRateScheduler",
+__all__ = ["Callback", "History", "ProgbarLogger", "LambdaCallback", "EarlyStopping", "ModelCheckpoint", "LearningRateScheduler",
            "ReduceLROnPlateau", "CSVLogger", "TerminateOnNaN", "TensorBoard"]
 
 _log = logging.getLogger("tensorflow")
@@ -74,6 +75,71 @@ class History(Callback):
         self.epoch.append(epoch)
         for k, v in (logs or {}).items():
             self.history.setdefault(k, []).append(v)
+
+
+class ProgbarLogger(Callback):
+    """Draws the live progress bar of ``fit(verbose=1)``, as ``tf.keras.callbacks.ProgbarLogger``
+    in Keras 2's v1 (graph-mode) training loop, which adds it last, after ``History``.
+
+    Each epoch gets a fresh :class:`~jaxsess.keras.utils.Progbar` over the epoch's samples
+    (``count_mode='samples'``; ``'steps'`` for generators, ``Sequence``s and datasets), redrawn
+    after each batch (at most every 0.05 s) with the batch's loss averaged over the samples
+    seen and the metrics' running values, and finished at the epoch's end with the epoch's
+    logs (validation values included). ``Epoch i/n`` is printed before each epoch when there
+    are several, as Keras. With ``verbose=2`` only the finished line is printed. Recorded
+    from tf_keras 2.21 by ``tests/tf_oracle/record_keras_progress.py``.
+
+    Args:
+      count_mode: ``'samples'`` or ``'steps'``: what the bar counts.
+      stateful_metrics: names shown as given rather than averaged (default: the model's
+        metrics, all names but ``loss``).
+
+    Raises:
+      ValueError: another ``count_mode``.
+    """
+
+    def __init__(self, count_mode: str = "samples", stateful_metrics: Any = None) -> None:
+        super().__init__()
+        if count_mode not in ("samples", "steps"):
+            raise ValueError(f'Unknown `count_mode`: {count_mode}. Expected values are ["samples", "steps"]')
+        self.use_steps = count_mode == "steps"
+        self.stateful_metrics = set(stateful_metrics or ())
+        self.seen = 0
+        self.progbar: Progbar | None = None
+        self.target: int | None = None
+        self.verbose = 1
+        self.epochs = 1
+
+    def on_train_begin(self, logs: dict[str, Any] | None = None) -> None:
+        self.verbose = int(self.params.get("verbose", 1))
+        self.epochs = int(self.params.get("epochs", 1))
+        self.target = self.params.get("steps") if self.use_steps else self.params.get("samples")
+        if not self.stateful_metrics and self.model is not None:
+            self.stateful_metrics = set(getattr(self.model, "metrics_names", [])[1:])
+
+    def on_epoch_begin(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        self.seen = 0
+        self.progbar = Progbar(self.target, verbose=self.verbose, stateful_metrics=self.stateful_metrics,
+                               unit_name="step" if self.use_steps else "sample")
+        if self.verbose and self.epochs > 1:
+            print(f"Epoch {epoch + 1}/{self.epochs}", flush=True)
+
+    def on_train_batch_end(self, batch: int, logs: dict[str, Any] | None = None) -> None:
+        logs = dict(logs or {})
+        size = logs.pop("size", 0)
+        steps = logs.pop("num_steps", 1)
+        logs.pop("batch", None)
+        self.seen = batch + 1 if self.use_steps else self.seen + steps * size
+        if self.verbose == 1 and self.progbar is not None:
+            self.progbar.update(self.seen, list(logs.items()), finalize=False)
+
+    def on_epoch_end(self, epoch: int, logs: dict[str, Any] | None = None) -> None:
+        if self.progbar is None:
+            return
+        if self.target is None:  # unknown until the first epoch ends, as Keras
+            self.target = self.seen
+            self.progbar.target = self.target
+        self.progbar.update(self.target, list((logs or {}).items()), finalize=True)
 
 
 class LambdaCallback(Callback):

@@ -21,7 +21,6 @@ import math
 import os
 import random
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -44,7 +43,7 @@ from jaxsess._tf1.keras import (
     utils as _utils,
 )
 from jaxsess._tf1.keras._layers_core import Input, InputLayer, Layer, Node, keras_history
-from jaxsess._tf1.keras.callbacks import Callback, History
+from jaxsess._tf1.keras.callbacks import Callback, History, ProgbarLogger
 from jaxsess._tf1.ops import math_ops as _math, shape_ops as _shape_ops
 from jaxsess._tf1.train._saver import Saver
 
@@ -52,14 +51,6 @@ __all__ = ["Model", "Sequential", "load_model", "save_model", "model_from_json",
 
 def _flat(x: Any) -> list[Any]:
     return list(x) if isinstance(x, list | tuple) else [x]
-
-
-def _epoch_line(n: int, seconds: float, logs: dict[str, float]) -> str:
-    """Keras' end-of-epoch progress line: ``10/10 [=====] - 0s 45ms/sample - loss: 2.2894 - ...``."""
-    per = seconds / max(n, 1)
-    rate = f"{per:.0f}s" if per >= 1 else f"{per * 1e3:.0f}ms" if per >= 1e-3 else f"{per * 1e6:.0f}us"
-    values = "".join(f" - {k}: {v:.4f}" for k, v in logs.items())
-    return f"{n}/{n} [{'=' * 30}] - {seconds:.0f}s {rate}/sample{values}"
 
 
 def _readable_size(n: float) -> str:
@@ -981,9 +972,12 @@ class Model(Layer):
         self.stop_training = False
         history = History()
         cbs: list[Callback] = [*(callbacks or []), history]  # History last, as Keras
+        by_steps = generator or isinstance(x, _DatasetFeed)
+        if verbose:  # Keras' v1 loop adds the bar after History: it draws after the others ran
+            cbs.append(ProgbarLogger("steps" if by_steps else "samples"))
         for cb in cbs:
             cb.set_model(self)
-            cb.params = {"batch_size": batch_size, "epochs": epochs, "steps": steps_per_epoch if generator else None,
+            cb.params = {"batch_size": batch_size, "epochs": epochs, "steps": steps_per_epoch if by_steps else None,
                          "samples": n, "verbose": verbose, "do_validation": validation_data is not None}
             cb.on_train_begin({})
         names = self._build_compiled()["names"]
@@ -997,9 +991,6 @@ class Model(Layer):
                 break
             for cb in cbs:
                 cb.on_epoch_begin(epoch, {})
-            if verbose:
-                print(f"Epoch {epoch + 1}/{epochs}", file=sys.stdout)
-            started = time.perf_counter()
             if isinstance(x, _DatasetFeed):
                 batches = self._generator_batches(x.epoch(), sys.maxsize if x.steps is None else x.steps,
                                                   "steps_per_epoch")
@@ -1018,8 +1009,6 @@ class Model(Layer):
                 # as Keras' v1 loop, whose validation pass shuffles its samples (np.random) every epoch
                 val = self._evaluate_values(validation_data, batch_size, validation_steps, shuffle=True)
                 logs.update({f"val_{k}": v for k, v in zip(names, val, strict=True)})
-            if verbose:
-                print(_epoch_line(n or 0, time.perf_counter() - started, logs), file=sys.stdout)
             for cb in cbs:
                 cb.on_epoch_end(epoch, logs)
         for cb in cbs:

@@ -23,6 +23,8 @@ if not os.environ.get("JAXSESS_TEST_CACHE_DIR"):
     os.environ["JAXSESS_TEST_CACHE_DIR"] = _OWN_CACHE_DIR
 os.environ["JAXSESS_COMPILATION_CACHE"] = "1"
 os.environ["JAXSESS_COMPILATION_CACHE_DIR"] = os.environ["JAXSESS_TEST_CACHE_DIR"]
+# Quiet in tests: a slow compile's stderr notice (tests/test_compile_notice.py turns it on).
+os.environ.setdefault("JAXSESS_COMPILE_NOTICE", "0")
 
 import jax  # noqa: E402
 

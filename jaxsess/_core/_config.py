@@ -72,6 +72,10 @@ class ConfigProto:
         and their shapes and dtypes) to logger ``jaxsess`` at INFO and to
         stderr, as ``log_device_placement`` does (also on with the
         environment variable ``JAXSESS_LOG_COMPILES=1``).
+      compile_notice_after_s: a plan compile still running after this many
+        seconds says so on stderr (``jaxsess: compiling the plan of [...]``), then
+        how long it took; ``None`` (or ``JAXSESS_COMPILE_NOTICE=0``) turns it off.
+        Default 5.0.
       plan_cache_size: the most compiled plans a session keeps (least
         recently used evicted first, their executables freed); also the most
         feed-shape variants one plan keeps compiled before its executables
@@ -103,6 +107,7 @@ class ConfigProto:
     graph_options: Any = field(default_factory=_tfproto.GraphOptions)
     isolate_session_state: bool = False
     log_compilations: bool = False
+    compile_notice_after_s: float | None = 5.0
     plan_cache_size: int = 256
     compilation_cache: bool | None = None
     compilation_cache_dir: str = ""

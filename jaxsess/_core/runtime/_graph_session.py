@@ -42,7 +42,7 @@ from jaxsess._core.graph._lowering import VARIABLE_OP, Lowering, PlanFn, Slot, p
 from jaxsess._core.graph._placement import PlacementOptions, slot_placement
 from jaxsess._core.graph._plan import Plan, build_plan
 from jaxsess._core.graph._sparse import SparseTensor
-from jaxsess._core.runtime import _host_run as _host_run
+from jaxsess._core.runtime import _compile_notice as _compile_notice, _host_run as _host_run
 from jaxsess._core.runtime._fetch import (
     Fetches,
     check_unique,
@@ -154,6 +154,7 @@ def _call_flat(session: Session, fn: Callable[..., Any], vals: Sequence[Any]) ->
 def _flat_failed(session: Session, fn: Callable[..., Any], vals: Sequence[Any], err: Exception) -> Any:
     """After ``fn(*vals)`` raised ``err``: the retry on one device of feeds
     committed to several devices, or ``err`` translated (see :func:`_call_flat`)."""
+    _compile_notice.finish()  # a compile that failed says nothing more
     try:
         if isinstance(err, ValueError):
             return _on_one_device(fn, vals, err)
@@ -433,6 +434,7 @@ class Session(BaseSession):
         self._plan_cache_size = max(1, int(cfg.plan_cache_size))
         self._log_compiles = bool(cfg.log_compilations) or os.environ.get("JAXSESS_LOG_COMPILES", "") not in (
             "", "0", "false", "False")
+        self._compile_notice_after_s = _compile_notice.enabled_after_s(cfg.compile_notice_after_s)
         self._traces: dict[Plan, list[Any]] = {}  # plan -> [variants compiled, their signatures]
         self._drop_variants: list[Plan] = []  # plans whose executables to free before the next run
         enable_compilation_cache(cfg)
@@ -764,6 +766,10 @@ class Session(BaseSession):
             fetches = ", ".join(t.name for t in plan.fetches)
             targets = ", ".join(op.name for op in plan.targets)
             log_placement([f"Compiling plan fetches=[{fetches}] targets=[{targets}] feeds=[{sig}]"])
+        if self._compile_notice_after_s is not None:
+            names = [t.name for t in plan.fetches] or [op.name for op in plan.targets]
+            shown = ", ".join(names[:3]) + (f", ... ({len(names)} in all)" if len(names) > 3 else "")
+            _compile_notice.start(f"the plan of [{shown}] (session {self.name!r})", self._compile_notice_after_s)
         seen = self._traces.setdefault(plan, [0, []])  # [variants compiled since freed, signatures]
         seen[0] += 1
         sigs: list[str] = seen[1]
@@ -1107,11 +1113,14 @@ class Session(BaseSession):
             donated = tuple(self._state_spec(plan, slot) for slot in plan.donated)
             kept = tuple(self._state_spec(plan, slot) for slot in plan.kept)
         jitted = plan.jitted  # one program for the whole plan, also when it runs as parts
-        with _dtypes.x64_scope() if plan.x64 else contextlib.nullcontext():
-            if plan.device is not None:
-                with jax.default_device(plan.device):
-                    return jitted.lower(donated, kept, tuple(feed_vals))
-            return jitted.lower(donated, kept, tuple(feed_vals))
+        try:
+            with _dtypes.x64_scope() if plan.x64 else contextlib.nullcontext():
+                if plan.device is not None:
+                    with jax.default_device(plan.device):
+                        return jitted.lower(donated, kept, tuple(feed_vals))
+                return jitted.lower(donated, kept, tuple(feed_vals))
+        finally:
+            _compile_notice.finish()  # lowered, not compiled: nothing to announce
 
     def _state_spec(self, plan: Plan, slot: Any) -> Any:
         v = self._state.get(slot)

@@ -26,6 +26,7 @@ from jax import tree_util
 
 from jaxsess._core import _context, _display
 from jaxsess._core._config import ConfigProto, apply_gpu_options
+from jaxsess._core.runtime import _compile_notice as _compile_notice
 from jaxsess._core.runtime._native import (  # the C session.jit call (jaxsess/_core/runtime/_hot_jit.c), or None
     hot as _c_hot,
 )
@@ -295,6 +296,7 @@ class BaseSession:
         """Raises the error of :meth:`_translate` for ``e`` (from ``e``), or
         ``e`` itself: what every device call of the session raises when it
         fails (the C hot paths hand their call's error here too)."""
+        _compile_notice.finish()  # a compile that failed says nothing more
         err = self._translate(e)
         if err is e:
             raise e

@@ -47,9 +47,12 @@ QUICKSTART: list[Cell] = [
         # Quick start: TF1 sessions on JAX
 
         `import jaxsess as tf` gives TF1's graph API — graphs, placeholders, variables,
-        `Session.run` — lowered to one jitted XLA function per fetch signature. Every
-        array a session returns is **owned** by the session: it is deleted when the
-        session's cleanup strategy says so, and at the latest when the session closes.
+        `Session.run` — lowered to one jitted XLA function per fetch signature. What
+        `run` returns is TF1's: NumPy host values that are **yours** and outlive the
+        session. What lives on the device — variables, random state, intermediates, and
+        the `jax.Array`s `run` returns when you ask for device fetches
+        (`Session(device_fetches=True)`) — is **owned** by the session: deleted when its
+        cleanup strategy says so, and at the latest when the session closes.
 
         `%load_ext jaxsess.ipython` installs the notebook displays (sessions, stats and
         graphs render as tables and pictures) and the `%jaxsess_stats` and
@@ -196,8 +199,8 @@ MEMORY: list[Cell] = [
         """
         # Memory: the three cleanup strategies
 
-        A session owns every array it produces and deletes it when its
-        `ResourceCleanupStrategy` says — the strategies of TensorFlow Java's
+        A session owns every device array it produces (here, the outputs of
+        `session.jit` functions) and deletes it when its `ResourceCleanupStrategy` says — the strategies of TensorFlow Java's
         `EagerSession`:
 
         | strategy | an unused buffer is deleted |
@@ -542,8 +545,9 @@ FROZEN: list[Cell] = [
         """
         # A frozen model made by real TensorFlow
 
-        `tests/fixtures/tf/frozen_mlp.pb` is a small conv + dense classifier that TensorFlow 2.21
-        (`tf.compat.v1`) froze with `convert_variables_to_constants`: a binary `GraphDef` whose
+        `frozen_mlp.pb`, shipped with jaxsess (package data, `jaxsess/data/`), is a small conv +
+        dense classifier that TensorFlow 2.21 (`tf.compat.v1`) froze with
+        `convert_variables_to_constants`: a binary `GraphDef` whose
         weights are `Const` nodes holding `TensorProto`s. jaxsess reads it with TensorFlow's own
         protocol buffers (shipped by the `tensorboard` package, no TensorFlow needed), imports it
         into a graph and runs it as one XLA computation.
@@ -560,9 +564,10 @@ FROZEN: list[Cell] = [
 
         %load_ext jaxsess.ipython
 
-        FIXTURES = "../tests/fixtures/tf"
-        with tf.gfile.GFile(f"{FIXTURES}/frozen_mlp.pb", "rb") as f:
-            graph_def = tf.GraphDef.FromString(f.read())
+        from importlib.resources import files
+
+        DATA = files("jaxsess") / "data"  # the installed package's data files
+        graph_def = tf.GraphDef.FromString((DATA / "frozen_mlp.pb").read_bytes())
         print(len(graph_def.node), "nodes:", dict(Counter(n.op for n in graph_def.node)))
         """
     ),
@@ -581,8 +586,7 @@ FROZEN: list[Cell] = [
         with graph.as_default():
             probs, mean_prob = tf.import_graph_def(graph_def, return_elements=["probs:0", "mean_prob:0"])
 
-        with open(f"{FIXTURES}/values.json") as f:
-            recorded = json.load(f)["frozen"]  # what TensorFlow computed for this input
+        recorded = json.loads((DATA / "frozen_mlp.json").read_text())  # what TensorFlow computed
         x = np.array(recorded["input"], np.float32)
         with tf.Session(graph=graph) as sess:
             p = np.asarray(sess.run(probs, {"import/input:0": x}))

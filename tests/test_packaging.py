@@ -54,3 +54,16 @@ def test_classifiers_are_the_pythons_from_requires_python_to_the_newest_ci_runs(
     assert listed == expected
     # jax 0.10 (the declared jax floor) needs Python 3.11: a lower requires-python would install nothing.
     assert int(m.group(1)) >= 11
+
+
+def test_the_shipped_frozen_model_is_the_one_tensorflow_wrote() -> None:
+    """Notebook 04 reads jaxsess/data/frozen_mlp.{pb,json} (package data, in the wheel): the
+    model real TensorFlow froze and its values, as recorded in tests/fixtures/tf/."""
+    import json
+
+    data, fixtures = ROOT / "jaxsess" / "data", ROOT / "tests" / "fixtures" / "tf"
+    assert (data / "frozen_mlp.pb").read_bytes() == (fixtures / "frozen_mlp.pb").read_bytes()
+    shipped = json.loads((data / "frozen_mlp.json").read_text(encoding="utf-8"))
+    assert shipped == json.loads((fixtures / "values.json").read_text(encoding="utf-8"))["frozen"]
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    assert {"data/*.pb", "data/*.json"} <= set(patterns["jaxsess"])

@@ -333,3 +333,15 @@ def test_config_devices() -> None:
     tf.config.optimizer.set_jit(True)
     assert tf.config.optimizer.get_jit() is True
     tf.config.optimizer.set_jit(False)
+
+
+def test_a_jax_without_the_backend_probe_checks_device_options_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JAX has no public "has the backend started"; where its private probe is missing the
+    options are checked against the started backend (never applied late), with a warning."""
+    from jax._src import xla_bridge
+
+    monkeypatch.delattr(xla_bridge, "backends_are_initialized")
+    with pytest.warns(RuntimeWarning, match="backends_are_initialized") as record:
+        s = tf.Session(graph=tf.Graph(), config=tf.ConfigProto(device_count={"CPU": 8}))
+    s.close()
+    assert [str(w.message) for w in record if "device_count={'CPU'" in str(w.message)] == []  # 8 match: no more

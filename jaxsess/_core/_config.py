@@ -132,9 +132,29 @@ class ConfigProto:
 
 
 def _backend_started() -> bool:
-    from jax._src import xla_bridge
+    """Whether JAX's backend has started (device options can no longer take effect).
 
-    return bool(xla_bridge.backends_are_initialized())
+    JAX has no public API for it: ``jax._src.xla_bridge.backends_are_initialized``
+    is probed, and where a jax lacks it the answer is ``True`` (the options are then
+    only checked against the devices, never applied late), with a warning naming
+    what is missing.
+    """
+    try:
+        from jax._src import xla_bridge
+
+        probe = xla_bridge.backends_are_initialized
+    except (ImportError, AttributeError):
+        import jax
+
+        warnings.warn(
+            f"jax {jax.__version__} has no jax._src.xla_bridge.backends_are_initialized: ConfigProto's "
+            "device_count and gpu_options are checked against the started backend, not applied. Set "
+            "them with environment variables before starting Python.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return True
+    return bool(probe())
 
 
 def apply_gpu_options(config: ConfigProto | None) -> None:

@@ -79,3 +79,26 @@ def test_each_redraw_erases_exactly_the_frame_before_it(printed: str) -> None:
             assert len(backspaces) == len(before.lstrip("\r")), (before, len(backspaces))
             redraws += 1
     assert redraws >= 3  # every verbose=1 epoch redraws at least once: first batch, then the end
+
+
+def test_in_a_notebook_the_bar_is_drawn_live_too(tmp_path: Path) -> None:
+    """In an IPython kernel (nbclient, a real ``ipykernel``), the cell's stream is Keras' live
+    bar: frames redrawn with ``\\b``/``\\r`` that a notebook front end draws in place."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    program = GOLDEN["program"].replace("import tensorflow.compat.v1 as tf", "import jaxsess.compat.v1 as tf")
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell(f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n" + program))
+    env_before = os.environ.get("JAX_PLATFORMS")
+    os.environ["JAX_PLATFORMS"] = "cpu"
+    try:
+        nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        if env_before is None:
+            os.environ.pop("JAX_PLATFORMS", None)
+        else:
+            os.environ["JAX_PLATFORMS"] = env_before
+    text = "".join(o.get("text", "") for o in nb.cells[0].outputs if o.output_type == "stream" and o.name == "stdout")
+    assert normalise(text) == normalise(GOLDEN["stdout"])

@@ -2,8 +2,10 @@
 
 A checkpoint with prefix ``P`` is two files:
 
-* ``P.data-00000-of-00001`` — the tensors' bytes, one after the other
-  (little-endian, C order);
+* ``P.data-00000-of-0000n`` — the tensors' bytes, one after the other
+  (little-endian, C order); TF writes one data file per device shard,
+  jaxsess one, or (saving over a checkpoint of one shard) two, the second
+  empty, so that the new data never replaces the files the old index reads;
 * ``P.index`` — an SSTable (LevelDB's table format, as TF's
   ``tensorflow/core/lib/io/table``) mapping each tensor name to a
   ``BundleEntryProto`` (dtype, shape, shard, offset, size, masked CRC32C of
@@ -27,15 +29,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import struct
-import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import google_crc32c
 import numpy as np
 
 from jaxsess._core import _tfproto as _tfproto, errors as errors
+from jaxsess._tf1.train import _atomic_files as _atomic_files
 
 __all__ = ["write_bundle", "BundleReader", "is_bundle", "data_path", "index_path", "mask_crc", "unmask_crc"]
 
@@ -180,34 +183,52 @@ def build_table(entries: list[tuple[bytes, bytes]]) -> bytes:
     return bytes(out)
 
 
-def _write_files(files: list[tuple[str, bytes]]) -> None:
-    """Writes every ``(path, data)`` to a temporary file beside it (flushed and
-    ``fsync``-ed), then ``os.replace``-s them in order: a failed write leaves
-    neither partial files nor temporaries, and the old files intact."""
-    tmps: list[tuple[str, str]] = []
+def _live_num_shards(prefix: str) -> int | None:
+    """The ``num_shards`` of the checkpoint now at ``prefix`` (``None``: none, or unreadable)."""
     try:
-        for path, data in files:
-            fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix="." + os.path.basename(path) + ".",
-                                       suffix=".tmp")
-            tmps.append((tmp, path))
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-        for tmp, path in tmps:
-            os.replace(tmp, path)
-    except BaseException:
-        for tmp, _ in tmps:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-        raise
+        with open(index_path(prefix), "rb") as f:
+            buf = f.read()
+        for key, value in read_table(buf):
+            if key == b"":
+                return max(int(_tfproto.BundleHeaderProto.FromString(value).num_shards), 1)
+            break
+    except Exception:  # missing or corrupt: nothing of it is worth keeping readable
+        return None
+    return None
 
 
-def write_bundle(prefix: str, tensors: Mapping[str, np.ndarray]) -> None:
-    """Writes ``tensors`` as the V2 checkpoint ``<prefix>.index`` + ``<prefix>.data-00000-of-00001``.
+_SHARD_FILE = re.compile(r"\.data-(\d{5})-of-(\d{5})\Z")
 
-    Both files are written completely to temporaries first, then renamed
-    (data file first, then the index): a failed save leaves no partial file.
+
+def data_files(prefix: str) -> list[tuple[str, int]]:
+    """The data files ``<prefix>.data-NNNNN-of-MMMMM`` that exist, with their ``MMMMM``."""
+    directory, base = os.path.split(prefix)
+    try:
+        names = os.listdir(directory or ".")
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if name.startswith(base):
+            m = _SHARD_FILE.match(name, len(base))
+            if m is not None:
+                out.append((os.path.join(directory, name), int(m.group(2))))
+    return out
+
+
+def write_bundle(prefix: str, tensors: Mapping[str, np.ndarray], extra_files: Sequence[tuple[str, bytes]] = ()) -> None:
+    """Writes ``tensors`` as the V2 checkpoint ``<prefix>.index`` + ``<prefix>.data-00000-of-0000n``.
+
+    Atomic, also over an existing checkpoint at ``prefix``: the data files
+    are written under names the current index does not read (the shard
+    count alternates: one data file, or the data plus an empty second
+    shard ``.data-00001-of-00002``, both valid TF bundles), then the index
+    is renamed into place — one rename switches from the old checkpoint to
+    the new one, so a reader finds the old checkpoint or the new one, never
+    a mix — and only then are the old data files deleted. A failure before
+    the switch leaves the old checkpoint intact and no temporary.
+    ``extra_files`` (``(path, bytes)``: the ``.meta``) are renamed into place
+    just before the index.
 
     Raises:
       TypeError: a tensor's dtype has no TF ``DataType``.
@@ -229,9 +250,16 @@ def write_bundle(prefix: str, tensors: Mapping[str, np.ndarray]) -> None:
         )
         data += raw
         entries.append((name.encode("utf-8"), entry.SerializeToString()))
-    header = _tfproto.BundleHeaderProto(num_shards=1, endianness=0, version=_tfproto.VersionDef(producer=1))
+    num_shards = 2 if _live_num_shards(prefix) == 1 else 1
+    header = _tfproto.BundleHeaderProto(num_shards=num_shards, endianness=0, version=_tfproto.VersionDef(producer=1))
     table = build_table([(b"", header.SerializeToString()), *entries])
-    _write_files([(data_path(prefix), bytes(data)), (index_path(prefix), table)])
+    files = [(data_path(prefix, 0, num_shards), bytes(data))]
+    files += [(data_path(prefix, k, num_shards), b"") for k in range(1, num_shards)]
+    _atomic_files.write_files([*files, *extra_files, (index_path(prefix), table)])  # the index last: its rename is the switch
+    for path, of in data_files(prefix):  # the old checkpoint's data, no longer read by any index
+        if of != num_shards:
+            with contextlib.suppress(OSError):
+                os.remove(path)
 
 
 # -- reading ---------------------------------------------------------------------------
@@ -311,6 +339,13 @@ class BundleReader:
 
     def __init__(self, prefix: str) -> None:
         self.prefix = prefix
+        for _ in range(3):  # a save over this prefix may switch the index between our two reads
+            self._read_index()
+            if all(os.path.exists(data_path(prefix, k, self.num_shards)) for k in range(self.num_shards)):
+                break
+
+    def _read_index(self) -> None:
+        prefix = self.prefix
         path = index_path(prefix)
         try:
             with open(path, "rb") as f:

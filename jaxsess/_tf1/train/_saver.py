@@ -22,10 +22,10 @@ read. Every file is written atomically (temporary file, ``fsync``,
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import logging
 import os
-import tempfile
 import time
 import zipfile
 from collections.abc import Callable, Iterable
@@ -37,6 +37,7 @@ import numpy as np
 from google.protobuf import text_format
 
 from jaxsess._core import (
+    _signals as _signals,
     _tfproto as _tfproto,
     distributed as _distributed,
     dtypes as _dtypes,
@@ -45,7 +46,7 @@ from jaxsess._core import (
 from jaxsess._core._context import VariableStore
 from jaxsess._core.graph._graph import Graph, GraphKeys, get_default_graph
 from jaxsess._tf1.ops.state_ops import Variable, _as_variable
-from jaxsess._tf1.train import _checkpoint as _checkpoint
+from jaxsess._tf1.train import _atomic_files as _atomic_files, _checkpoint as _checkpoint
 from jaxsess._tf1.train._global_step import global_step as _global_step_value
 from jaxsess._tf1.train._meta_graph import export_meta_graph, import_meta_graph_def, read_meta_graph_file
 
@@ -74,19 +75,11 @@ SUFFIX = ".npz"
 
 
 def _write_atomic(path: str, write: Callable[[IO[bytes]], None]) -> None:
-    """Writes ``path`` through a temporary file in its directory and ``os.replace``."""
-    directory = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Writes ``path`` through a temporary file in its directory and ``os.replace`` (see
+    :func:`jaxsess._tf1.train._atomic_files.write_files`)."""
+    buf = io.BytesIO()
+    write(buf)
+    _atomic_files.write_files([(path, buf.getvalue())])
 
 
 def _npz_path(prefix: str) -> str:
@@ -120,8 +113,12 @@ def get_checkpoint_state(checkpoint_dir: str, latest_filename: str | None = None
     """
     path = os.path.join(checkpoint_dir, latest_filename or INDEX_NAME)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(1 << 24)
+        held = _signals.defer()  # an interrupt inside open() would leak the half-made file object
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(1 << 24)
+        finally:
+            _signals.deliver(held)
         if text.lstrip().startswith("{"):  # the JSON index of older jaxsess versions
             data = json.loads(text)
             model = data["model_checkpoint_path"]
@@ -241,11 +238,11 @@ def checkpoint_exists(checkpoint_prefix: str) -> bool:
 
 
 def remove_checkpoint(checkpoint_prefix: str, checkpoint_format_version: Any = None, meta_graph_suffix: str = "meta") -> None:
-    """Deletes the checkpoint's files (``.index``, ``.data-*``, ``.meta``, ``.npz``) that exist,
+    """Deletes the checkpoint's files (``.index``, every ``.data-?????-of-?????``, ``.meta``, ``.npz``) that exist,
     as ``tf.compat.v1.train.remove_checkpoint``."""
     for path in (
-        _checkpoint.index_path(checkpoint_prefix),
-        _checkpoint.data_path(checkpoint_prefix),
+        _checkpoint.index_path(checkpoint_prefix),  # first: the checkpoint stops existing at once
+        *(p for p, _ in _checkpoint.data_files(checkpoint_prefix)),
         f"{checkpoint_prefix}.{meta_graph_suffix}",
         _npz_path(checkpoint_prefix),
     ):
@@ -369,6 +366,7 @@ class Saver:
         self._vars: dict[str, Variable] | None = None
         self._graph: Any = None
         self._last_checkpoints: list[tuple[str, float]] = []
+        self._to_delete: list[str] = []  # past max_to_keep; deleted once a state file no longer names them
         if not defer_build:
             self.build()
 
@@ -450,6 +448,14 @@ class Saver:
             ``<prefix>.<meta_graph_suffix>`` (``.meta``), as TF1.
           strip_default_attrs, save_debug_info: accepted for compatibility.
 
+        The save is atomic, as a ``Session.run`` is: Ctrl-C, ``SIGTERM`` and
+        the other signals with a Python handler wait until it has finished
+        (then raise); the new checkpoint appears with one rename (over an
+        existing prefix too: a reader finds the old checkpoint or the new
+        one, never a mix); the state file names it before checkpoints past
+        ``max_to_keep`` are deleted; an error (``OSError``: disk full) leaves
+        the previous checkpoint and state intact and no temporary file.
+
         Returns:
           The prefix written (``None`` for an empty saver).
 
@@ -481,6 +487,21 @@ class Saver:
                 os.mkdir(save_dir)
             if not os.path.isdir(save_dir):
                 raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
+        held = _signals.defer()  # Ctrl-C/SIGTERM wait until the save is complete (or failed cleanly)
+        try:
+            self._save(sess, prefix, save_dir, latest_filename, meta_graph_suffix, write_meta_graph, write_state)
+        finally:
+            _signals.deliver(held)
+        return prefix
+
+    def _save(
+        self, sess: Any, prefix: str, save_dir: str, latest_filename: str | None, meta_graph_suffix: str,
+        write_meta_graph: bool, write_state: bool,
+    ) -> None:
+        """The body of :meth:`save`, run with the signals held: the bundle (one
+        rename switches to it), the ``.meta``, then the state file, and only
+        then the deletion of checkpoints past ``max_to_keep`` (as TF1)."""
+        assert self._vars is not None
         # in the variables' declared dtypes (an int64 variable is int64 in the file, as TF's);
         # over several processes, every process gathers the global values and process 0 writes
         arrays = {
@@ -488,15 +509,16 @@ class Saver:
             for name, var in self._vars.items()
         }
         writer = _writes_files(sess)
-        if writer:
-            _checkpoint.write_bundle(prefix, arrays)
+        extra: list[tuple[str, bytes]] = []
         if writer and write_meta_graph and self._graph is not None:
             try:
-                export_meta_graph(f"{prefix}.{meta_graph_suffix}", graph=self._graph)
+                extra.append((f"{prefix}.{meta_graph_suffix}", export_meta_graph(None, graph=self._graph).SerializeToString()))
             except ValueError as e:  # host-only nodes (tf.data iterators, Print) have no GraphDef form
-                _log.warning("Saver.save: wrote the checkpoint %s but no %s file: %s", prefix, meta_graph_suffix, e)
+                _log.warning("Saver.save: writing the checkpoint %s but no %s file: %s", prefix, meta_graph_suffix, e)
+        if writer:
+            _checkpoint.write_bundle(prefix, arrays, extra)
         if write_state:
-            self._record(prefix, remove=writer)
+            self._to_delete.extend(self._record(prefix))
         if write_state and writer:
             update_checkpoint_state(
                 save_dir or ".",
@@ -506,9 +528,11 @@ class Saver:
                 [t for _, t in self._last_checkpoints],
                 save_relative_paths=self._save_relative_paths,
             )
+            while self._to_delete:  # after the state file names the new checkpoint, as TF1
+                remove_checkpoint(self._to_delete[0], meta_graph_suffix=meta_graph_suffix)
+                del self._to_delete[0]
         if getattr(sess, "_multiprocess", False):
             _distributed.barrier("jaxsess.Saver.save " + prefix)  # the files exist for every process
-        return prefix
 
     def export_meta_graph(
         self,
@@ -529,20 +553,23 @@ class Saver:
             clear_devices=clear_devices,
         )
 
-    def _record(self, prefix: str, remove: bool = True) -> None:
+    def _record(self, prefix: str) -> list[str]:
+        """Adds ``prefix`` to the checkpoints kept; returns those now past
+        ``max_to_keep`` (to delete once the state file is written)."""
         now = time.time()
         self._last_checkpoints = [(p, t) for p, t in self._last_checkpoints if p != prefix]
         self._last_checkpoints.append((prefix, now))
         keep = self._max_to_keep
+        doomed: list[str] = []
         if not keep:
-            return
+            return doomed
         while len(self._last_checkpoints) > keep:
             old, stamp = self._last_checkpoints.pop(0)
             if stamp > self._next_keep_time:  # keep_checkpoint_every_n_hours
                 self._next_keep_time += self._keep_every_s
                 continue
-            if remove:
-                remove_checkpoint(old)
+            doomed.append(old)
+        return doomed
 
     # -- restore --------------------------------------------------------------------------------
 
@@ -551,8 +578,10 @@ class Saver:
         ``.index``/``.data``, or an older jaxsess ``.npz``) into ``sess``, as
         ``tf.compat.v1.train.Saver.restore``.
 
-        Every variable is checked before any is written: the restore is all
-        or nothing. The restored values are owned by ``sess``.
+        Every variable is checked before any is written, and signals (Ctrl-C)
+        wait until the restore has finished, as they wait for TF1's restore
+        op: the restore is all or nothing. The restored values are owned by
+        ``sess``.
 
         Raises:
           ValueError: ``save_path`` is None or no checkpoint file exists there.
@@ -566,6 +595,14 @@ class Saver:
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
         _check_session(sess, self._graph)
+        held = _signals.defer()  # as TF1's restore op: a Ctrl-C waits until the restore has finished
+        try:
+            self._restore(sess, save_path)
+        finally:
+            _signals.deliver(held)
+
+    def _restore(self, sess: Any, save_path: str) -> None:
+        assert self._vars is not None
         stored = _open_checkpoint(save_path)
         values = []
         for name, var in self._vars.items():

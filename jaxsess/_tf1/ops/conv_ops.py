@@ -18,7 +18,7 @@ import jax.numpy as jnp
 from jaxsess._core.graph._builder import apply_op, constant_value
 from jaxsess._core.graph._graph import Tensor
 from jaxsess._core.graph._registry import register_op
-from jaxsess._tf1.ops import array_ops as array_ops
+from jaxsess._tf1.ops import _conv_cpu, array_ops as array_ops
 from jaxsess._tf1.ops._args import (
     data_format_arg,
     float_input,
@@ -164,11 +164,11 @@ def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: 
 @register_op("DepthwiseConv2dNative", default_name="depthwise")
 def _depthwise(x: Any, w: Any, *, strides: tuple[int, int], padding: Any, dilations: tuple[int, int],
                data_format: str) -> Any:
-    kh, kw, c, m = w.shape
+    c = w.shape[2]
     cx = x.shape[3] if data_format == "NHWC" else x.shape[1]
     if cx != c:
         raise ValueError(f"input depth {cx} must equal the filter's in_channels {c}")
-    return _conv(x, jnp.reshape(w, (kh, kw, 1, c * m)), strides, padding, dilations, data_format, groups=c)
+    return _conv_cpu.depthwise(x, w, strides, padding, dilations, data_format)
 
 
 def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, rate: Any = None,  # noqa: A002

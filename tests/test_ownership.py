@@ -472,7 +472,8 @@ def test_session_jit_wrappers_do_not_accumulate(strategy: ResourceCleanupStrateg
 
 def test_registry_close_is_idempotent_and_counts(registry_factory: Any = OwnershipRegistry) -> None:
     reg = registry_factory(ResourceCleanupStrategy.ON_SAFE_POINTS)
-    reg.adopt_outputs((jnp.ones(2), jnp.ones(3)))
+    a, b = jnp.ones(2), jnp.ones(3)  # held: the registry holds them weakly
+    reg.adopt_outputs((a, b))
     assert reg.live_count() == 2
     reg.close()
     reg.close()

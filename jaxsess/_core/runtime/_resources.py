@@ -1294,12 +1294,12 @@ def _unowned_aliases(owned: list[Any]) -> dict[int, list[Any]]:
     return out
 
 
-def _held_outside(cands: list[Any], cached: set[int], baseline: int) -> bool:
+def _held_outside(cands: list[Any], cached: set[int], baseline: int, extra: int = 0) -> bool:
     """Whether an array of ``cands`` is referenced beyond ``cands`` itself and,
-    for those in ``cached`` (ids), the one reference of the owned array's own
-    per-shard cache."""
+    for those in ``cached`` (ids), the ``extra`` references of the owned
+    array's own per-shard cache."""
     for a in cands:
-        n = _getrefcount(a) - (1 if id(a) in cached else 0)
+        n = _getrefcount(a) - (extra if id(a) in cached else 0)
         if n > baseline:
             return True
     return False
@@ -1320,6 +1320,37 @@ def _measure_alias_baseline() -> int:
 
 
 _ALIAS_BASELINE = _measure_alias_baseline()
+# How many references a jax.Array keeps to each per-shard array it caches,
+# keyed by (single device?): measured on a probe array (jaxlib's count is its
+# own: 1 for some versions, 2 for others).
+_cache_refs: dict[bool, int] = {}
+
+
+def _cached_extra(arr: Any) -> int:
+    single = len(arr.sharding.device_set) == 1
+    n = _cache_refs.get(single)
+    if n is None:
+        devices = sorted(arr.sharding.device_set, key=lambda d: d.id)
+        if single:
+            probe = jax.device_put(jnp.zeros(1, jnp.float32), devices[0])
+        else:
+            import numpy as np  # (numpy is a dependency of jax)
+
+            mesh = jax.sharding.Mesh(np.array(devices), ("p",))
+            spec = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("p"))
+            probe = jax.device_put(np.zeros(len(devices), np.float32), spec)
+        buffer_keys(probe)  # the per-shard caches _alias_held's caller filled on arr
+        cands = [probe.addressable_data(0)]
+        lo, hi = 0, 64
+        while lo < hi:  # the smallest extra at which the unheld cached shard counts as unheld
+            mid = (lo + hi) // 2
+            if _held_outside(cands, {id(cands[0])}, _ALIAS_BASELINE, mid):
+                lo = mid + 1
+            else:
+                hi = mid
+        n = _cache_refs[single] = lo
+        del cands, probe
+    return n
 
 
 def _alias_held(arr: Any, cands: list[Any]) -> bool:
@@ -1327,10 +1358,14 @@ def _alias_held(arr: Any, cands: list[Any]) -> bool:
 
     A ``jax.Array`` caches the per-shard arrays ``addressable_data`` returns
     (NumPy conversion creates them too); such an alias that nothing else
-    references dies with ``arr`` and does not keep the buffer.
+    references dies with ``arr`` and does not keep the buffer. Whether one is
+    referenced elsewhere is the one reference count this module reads,
+    against a count measured on a probe array (:func:`_cached_extra`).
     """
     try:
+        buffer_keys(arr)  # fills the caches as on the probe (_unowned_aliases did already)
         cached = {id(arr.addressable_data(i)) for i in range(len(arr.addressable_shards))}
+        extra = _cached_extra(arr) if cached else 0
     except Exception:  # deleted
         return False
-    return _held_outside(cands, cached, _ALIAS_BASELINE)
+    return _held_outside(cands, cached, _ALIAS_BASELINE, extra)

@@ -418,14 +418,20 @@ class BaseSession:
         self._check_open()
         return self._registry.sweep(collect=collect)
 
-    def stats(self) -> SessionStats:
-        """A :class:`SessionStats` snapshot. A safe point. Works after close too."""
+    def stats(self, top: int = 10) -> SessionStats:
+        """A :class:`SessionStats` snapshot. A safe point. Works after close too.
+
+        Args:
+          top: how many groups its ``held`` breakdown ("what holds memory":
+            live owned arrays by producer, shape and dtype, the most bytes
+            first) lists.
+        """
         if not self._closed:
             if self.strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
                 self._registry.sweep(collect=self._registry._pressure)
             else:
                 self._registry.safe_point()
-        st = self._registry.stats()
+        st = self._registry.stats(top)
         return dataclasses.replace(st, bookkeeping_entries=st.bookkeeping_entries + len(self._jitted))
 
     # -- lifecycle ----------------------------------------------------------

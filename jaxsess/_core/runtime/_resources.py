@@ -67,6 +67,7 @@ __all__ = [
 ]
 
 _getrefcount = sys.getrefcount
+_tree_leaves = tree_util.tree_leaves
 _log = logging.getLogger("jaxsess")
 _Tracer = jax.core.Tracer
 # Concrete ``jax.Array`` classes seen so far (jaxlib's ``ArrayImpl``), learned
@@ -532,11 +533,37 @@ class OwnershipRegistry:
           RuntimeError: the registry is closed (the arrays are deleted).
         """
         if type(outputs) in _concrete_types:
-            self._own([outputs], producer, False)
-        else:
-            leaves = _concrete_leaves(outputs)
-            if leaves:
-                self._own(leaves, producer, len(leaves) > 1)
+            self.own_one(outputs, producer)
+            return
+        leaves = _tree_leaves(outputs)
+        if not all(map(_concrete_types.__contains__, map(type, leaves))):
+            leaves = [x for x in leaves if is_concrete_array(x)]
+        if leaves:  # a jitted call's outputs are distinct new arrays: no check
+            self._own(leaves, producer, False)
+
+    def own_one(self, arr: Any, producer: str) -> None:
+        """:meth:`own_fresh` of one new concrete array (the common case, inlined)."""
+        with self._lock:
+            if self._closed:
+                if not arr.is_deleted():
+                    arr.delete()
+                raise RuntimeError("Attempted to use a closed Session.")
+            if self._dead:
+                self._reap()
+            r = _ref(arr, self._died)
+            nb = _nbytes_cache.get(arr.aval)
+            if nb is None:
+                nb = _nbytes(arr)
+            self._owned[id(r)] = (r, nb, producer)
+            if self._hold is not None:
+                self._hold[id(r)] = arr
+            self._allocated += 1
+            live = self._live_bytes = self._live_bytes + nb
+            if live > self._peak_bytes:
+                self._peak_bytes = live
+            if self._collect_at is not None and live > self._collect_at and not self._pressure:
+                self._pressure = True
+                self._wake.set()
 
     def adopt(self, arr: jax.Array) -> None:
         """``adopt_outputs(arr)``: adopts one array the caller created."""
@@ -614,7 +641,7 @@ class OwnershipRegistry:
         n = len(dead)
         batch = dead[:n]
         del dead[:n]
-        entries = [e for e in map(self._owned.pop, map(id, batch), repeat(None)) if e is not None]
+        entries = list(filter(None, map(self._owned.pop, map(id, batch), repeat(None))))
         if entries:
             self._live_bytes -= sum(map(_SECOND, entries))
             self._freed += len(entries)

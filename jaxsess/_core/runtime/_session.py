@@ -30,6 +30,7 @@ from jaxsess._core.runtime._resources import (
     OwnershipRegistry,
     ResourceCleanupStrategy,
     SessionStats,
+    _concrete_types,
     is_concrete_array,
     jit_returns_input_buffers,
 )
@@ -240,7 +241,7 @@ class BaseSession:
         # The wrapper of wrap/jit. fresh: fn's outputs are new arrays (a
         # jax.jit call): no input check. donates: fn donates its inputs.
         registry = self._registry
-        own = registry.own_fresh
+        own, own_one, concrete = registry.own_fresh, registry.own_one, _concrete_types
         adopt = registry.adopt_outputs
         note_donated = registry.note_donated
         safe_point = registry.safe_point
@@ -259,7 +260,10 @@ class BaseSession:
                 except Exception as e:
                     session._raise_translated(e)
                 if fresh:
-                    own(out, producer)
+                    if type(out) in concrete:
+                        own_one(out, producer)
+                    else:
+                        own(out, producer)
                 else:  # the one adoption rule: never an input or an alias of one
                     adopt(out, (args, kwargs) if kwargs else args, producer=producer)
                 if donates:

@@ -35,7 +35,14 @@ from jaxsess._core.runtime._resources import (
     jit_returns_input_buffers,
 )
 
-__all__ = ["BaseSession", "SessionJitDecorator", "SessionJitted", "get_default_session", "CLOSED_SESSION_MESSAGE"]
+__all__ = [
+    "BaseSession",
+    "SessionJitDecorator",
+    "SessionJitted",
+    "get_default_session",
+    "live_sessions",
+    "CLOSED_SESSION_MESSAGE",
+]
 
 CLOSED_SESSION_MESSAGE = "Attempted to use a closed Session."
 get_ident = threading.get_ident
@@ -591,6 +598,11 @@ def _identity(x: Any) -> Any:
 
 
 _FRESH_TYPES = _fresh_types()
+
+
+def live_sessions() -> list[BaseSession]:
+    """Every session not yet garbage-collected (open or closed), in no order."""
+    return list(_live_sessions)
 
 
 def get_default_session() -> Any:

@@ -42,7 +42,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Any
+from typing import Any, NoReturn
 
 import jax
 import jax.numpy as jnp
@@ -450,6 +450,8 @@ class OwnershipRegistry:
         self.strategy = strategy
         self._lock = threading.Lock()
         self._pending: list[Any] = []  # adopted by the C hot path, not yet entered (strong refs)
+        # ON_SESSION_CLOSE: (arrays, producer) of calls not yet entered (strong refs).
+        self._batches: list[tuple[list[Any], str]] = []
         self._owned: dict[int, _Entry] = {}  # id(ref) -> (ref, nbytes, producer)
         self._dead: list[Any] = []  # refs whose array died, not yet pruned
         self._died = self._dead.append  # every owned ref's callback
@@ -543,6 +545,9 @@ class OwnershipRegistry:
 
     def own_one(self, arr: Any, producer: str) -> None:
         """:meth:`own_fresh` of one new concrete array (the common case, inlined)."""
+        if self._hold is not None:
+            self._own([arr], producer, False)
+            return
         with self._lock:
             if self._closed:
                 if not arr.is_deleted():
@@ -572,31 +577,69 @@ class OwnershipRegistry:
     def _own(self, arrays: list[Any], producer: str, check: bool) -> None:
         # Enters `arrays` as owned. check: skip arrays already owned (by this
         # or an earlier call) and repeats within `arrays`.
+        if self._hold is not None and not check:
+            # ON_SESSION_CLOSE frees nothing before close: a call's new arrays
+            # wait, strongly held, until stats() or another look enters them.
+            if self._closed:
+                self._reject(arrays)
+            self._batches.append((arrays, producer))
+            if self._closed:  # raced close(): reject_late deletes them and raises
+                self.reject_late()
+            return
         with self._lock:
             if self._closed:
-                for arr in arrays:
-                    if not arr.is_deleted():
-                        arr.delete()
-                raise RuntimeError("Attempted to use a closed Session.")
+                self._reject(arrays)
             if self._dead:
                 self._reap()
             if check:
+                if self._batches:
+                    self._enter_batches()
                 arrays = self._not_owned(arrays)
                 if not arrays:
                     return
-            refs = list(map(_ref, arrays, repeat(self._died)))
-            nbs, total = _nbytes_of(arrays)
-            keys = list(map(id, refs))
-            self._owned.update(zip(keys, zip(refs, nbs, repeat(producer))))
-            if self._hold is not None:
-                self._hold.update(zip(keys, arrays))
-            self._allocated += len(keys)
-            live = self._live_bytes = self._live_bytes + total
-            if live > self._peak_bytes:
-                self._peak_bytes = live
-            if self._collect_at is not None and live > self._collect_at and not self._pressure:
-                self._pressure = True
-                self._wake.set()
+            self._insert(arrays, producer)
+
+    def _reject(self, arrays: list[Any]) -> NoReturn:
+        for arr in arrays:
+            if not arr.is_deleted():
+                arr.delete()
+        raise RuntimeError("Attempted to use a closed Session.")
+
+    def _insert(self, arrays: list[Any], producer: str) -> None:
+        # Caller holds the lock and reaped: enters arrays none of which is owned.
+        refs = list(map(_ref, arrays, repeat(self._died)))
+        nbs, total = _nbytes_of(arrays)
+        keys = list(map(id, refs))
+        self._owned.update(zip(keys, zip(refs, nbs, repeat(producer))))
+        if self._hold is not None:
+            self._hold.update(zip(keys, arrays))
+        self._allocated += len(keys)
+        live = self._live_bytes = self._live_bytes + total
+        if live > self._peak_bytes:
+            self._peak_bytes = live
+        if self._collect_at is not None and live > self._collect_at and not self._pressure:
+            self._pressure = True
+            self._wake.set()
+
+    def _enter_batches(self, *, closing: bool = False) -> None:
+        # Caller holds the lock: enters the calls' arrays ON_SESSION_CLOSE
+        # deferred; those deleted by donation meanwhile count allocated and freed.
+        batches = self._batches
+        n = len(batches)
+        todo = batches[:n]
+        del batches[:n]
+        for arrays, producer in todo:
+            if self._closed and not closing:
+                for arr in arrays:
+                    if not arr.is_deleted():
+                        arr.delete()
+                continue
+            live = [a for a in arrays if not a.is_deleted()]
+            if len(live) < len(arrays):
+                self._allocated += len(arrays) - len(live)
+                self._freed += len(arrays) - len(live)
+            if live:
+                self._insert(live, producer)
 
     def _not_owned(self, arrays: list[Any]) -> list[Any]:
         # Caller holds the lock (and reaped): the arrays of `arrays` not owned
@@ -672,11 +715,18 @@ class OwnershipRegistry:
                 arr = self._pending.pop()
                 if not arr.is_deleted():
                     arr.delete()
+            while self._batches:
+                for arr in self._batches.pop()[0]:
+                    if not arr.is_deleted():
+                        arr.delete()
         raise RuntimeError("Attempted to use a closed Session.")
 
     def _enter_pending(self, *, closing: bool = False) -> None:
         # Caller holds the lock. Moves the arrays the C hot path adopted into
-        # the table (weakly held from here on, under the weak strategies).
+        # the table (weakly held from here on, under the weak strategies), and
+        # the calls' arrays ON_SESSION_CLOSE deferred.
+        if self._batches:
+            self._enter_batches(closing=closing)
         pending = self._pending
         n = len(pending)
         if not n:
@@ -765,6 +815,7 @@ class OwnershipRegistry:
         """
         if (
             _c_swap_pinned is None
+            or self._batches
             or (self._owned and any(map(_getweakrefcount, news)))  # a new one may be owned (weakly)
             or not _c_swap_pinned(self, olds, news)
         ):
@@ -775,7 +826,7 @@ class OwnershipRegistry:
         with self._lock:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
-            if self._pending:
+            if self._pending or self._batches:
                 self._enter_pending()
             if self._dead:
                 self._reap()
@@ -944,6 +995,7 @@ class OwnershipRegistry:
         if not leaves:
             return
         with self._lock:
+            self._enter_pending()
             for x in leaves:
                 found = self._entry_of(x)
                 if found is None or found[0] == "pinned":
@@ -1255,7 +1307,8 @@ class OwnershipRegistry:
                 devices={k: DeviceStats(v[0], v[1]) for k, v in sorted(per_device.items())},
                 strategy=self.strategy,
                 closed=self._closed,
-                bookkeeping_entries=len(self._owned) + len(self._pinned) + len(self._pending) + len(self._dead),
+                bookkeeping_entries=len(self._owned) + len(self._pinned) + len(self._pending) + len(self._dead)
+                + len(self._batches),
                 cleaner_errors=self.cleaner_errors,
                 held=tuple(HeldArrays(p, shape, dtype, c, b) for (p, shape, dtype), (c, b) in held),
             )
@@ -1264,6 +1317,7 @@ class OwnershipRegistry:
         """How many arrays the registry owns (alive or pending), without
         taking its lock (for finalizers; exact when nothing adopts meanwhile)."""
         n = sum(1 for r, _, _ in list(self._owned.values()) if r() is not None)
+        n += sum(len(arrays) for arrays, _ in list(self._batches))
         return n + len(self._pinned) + len({id(a) for a in list(self._pending)})
 
     def exhausted_error(self, err: BaseException) -> errors.OpError | None:

@@ -61,8 +61,9 @@ _R_co = TypeVar("_R_co", covariant=True)
 
 
 class SessionJitted(Protocol, Generic[_P, _R_co]):
-    """What ``session.jit(fn)`` returns: ``jax.jit(fn)`` whose outputs the
-    session owns. Called with ``fn``'s parameters, it returns ``fn``'s result.
+    """What ``session.jit(fn)`` returns: ``session.wrap(jax.jit(fn))``, whose
+    outputs the session owns. Called with ``fn``'s parameters, it returns
+    ``fn``'s result.
 
     Attributes:
       jitted: the underlying ``jax.jit`` function (its compile cache is
@@ -74,13 +75,18 @@ class SessionJitted(Protocol, Generic[_P, _R_co]):
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
-        """``jax.jit(fn).lower``: a ``jax.stages.Lowered``."""
+        """``jax.jit(fn).lower``: a ``jax.stages.Lowered`` (every attribute is
+        its) whose ``.compile()`` returns a ``Compiled`` whose calls the
+        session owns."""
 
     def trace(self, *args: Any, **kwargs: Any) -> Any:
-        """``jax.jit(fn).trace``: a ``jax.stages.Traced``."""
+        """``jax.jit(fn).trace``: a ``jax.stages.Traced``, owned the same way
+        through ``.lower().compile()``."""
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         """``jax.jit(fn).eval_shape``: the output's ``jax.ShapeDtypeStruct``s."""
+
+
 _ids = itertools.count()
 _live_sessions: weakref.WeakSet[BaseSession] = weakref.WeakSet()
 

@@ -442,13 +442,8 @@ def test_device_out_of_memory_is_resource_exhausted_with_what_the_session_owns()
 
 
 def _call_with(wrapper: Any, replacement: Any, *args: Any) -> Any:
-    # Runs `wrapper` with its jax.jit function replaced (jit wrappers close over it;
-    # the C session.jit function holds it, and its Python function closes over it).
-    inner = wrapper
-    if hasattr(wrapper, "_python"):
-        wrapper._jitted = replacement
-        inner = wrapper._python
-    cell = next(c for c in inner.__closure__ if c.cell_contents is wrapper.jitted)
+    # Runs `wrapper` with its jax.jit function replaced (the session.wrap call closes over it).
+    cell = next(c for c in wrapper.__closure__ if c.cell_contents is wrapper.jitted)
     cell.cell_contents = replacement
     return wrapper(*args)
 

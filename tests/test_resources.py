@@ -597,7 +597,7 @@ def test_wait_closed_times_out_while_open_then_sees_a_finalizer_close(registry: 
     assert registry.thread is None or not registry.thread.is_alive()
 
 
-# -- the C safe point (jaxsess._core.runtime._hot.SafePoint) against the Python one ----------
+# -- the C swap_pinned (jaxsess._core.runtime._hot.swap_pinned) against the Python one ------
 
 _SHAPES = [(3,), (5,), (2, 2)]
 

@@ -213,3 +213,48 @@ def test_the_registry_never_keeps_an_array_alive() -> None:
             assert refs[0]() is None and refs[1]() is not None
             del b
             assert refs[1]() is None
+
+
+@pytest.mark.parametrize("strategy", FREEING, ids=[s.name for s in FREEING])
+def test_equinox_cnn_training_loop_peak_is_plain_jax_peak(strategy: ResourceCleanupStrategy) -> None:
+    eqx = pytest.importorskip("equinox")
+    optax = pytest.importorskip("optax")
+    key = jax.random.PRNGKey(0)
+    k1, k2 = jax.random.split(key)
+    opt = optax.adam(1e-3)
+    x = jax.random.normal(key, (8, 1, 12, 12))
+    y = jnp.arange(8) % 10
+
+    def make() -> Any:
+        return eqx.nn.Sequential([
+            eqx.nn.Conv2d(1, 4, 3, key=k1),
+            eqx.nn.Lambda(jax.nn.relu),
+            eqx.nn.Lambda(jnp.ravel),
+            eqx.nn.Linear(4 * 10 * 10, 10, key=k2),
+        ])
+
+    def step(model: Any, state: Any, x: jax.Array, y: jax.Array) -> Any:
+        def loss_fn(m: Any) -> jax.Array:
+            return optax.softmax_cross_entropy_with_integer_labels(jax.vmap(m)(x), y).mean()
+
+        loss, g = eqx.filter_value_and_grad(loss_fn)(model)
+        upd, state = opt.update(g, state, eqx.filter(model, eqx.is_array))
+        return eqx.apply_updates(model, upd), state, loss
+
+    def loop(f: Any) -> tuple[list[float], int]:
+        m = make()
+        s = opt.init(eqx.filter(m, eqx.is_array))
+        peak, losses = 0, []
+        for _ in range(8):
+            m, s, loss = f(m, s, x, y)
+            jax.block_until_ready(loss)
+            losses.append(float(loss))
+            peak = max(peak, _live_bytes())
+        return losses, peak
+
+    plain_losses, plain_peak = loop(eqx.filter_jit(step))
+    with EagerSession(cleanup=strategy) as sess:
+        losses, peak = loop(sess.wrap(eqx.filter_jit(step)))
+        assert sess.stats().allocated_buffers > 0
+    assert losses == plain_losses
+    assert peak <= 1.10 * plain_peak, (peak, plain_peak)

@@ -548,20 +548,23 @@ class OwnershipRegistry:
         if self._hold is not None:
             self._own([arr], producer, False)
             return
+        r = _ref(arr, self._died)
+        nb = _nbytes_cache.get(arr.aval)
+        if nb is None:
+            nb = _nbytes(arr)
         with self._lock:
             if self._closed:
-                if not arr.is_deleted():
-                    arr.delete()
-                raise RuntimeError("Attempted to use a closed Session.")
-            if self._dead:
-                self._reap()
-            r = _ref(arr, self._died)
-            nb = _nbytes_cache.get(arr.aval)
-            if nb is None:
-                nb = _nbytes(arr)
+                self._reject([arr])
+            dead = self._dead
+            if dead:
+                if len(dead) == 1:  # the previous call's output, dropped: _reap inlined
+                    entry = self._owned.pop(id(dead.pop()), None)
+                    if entry is not None:
+                        self._live_bytes -= entry[1]
+                        self._freed += 1
+                else:
+                    self._reap()
             self._owned[id(r)] = (r, nb, producer)
-            if self._hold is not None:
-                self._hold[id(r)] = arr
             self._allocated += 1
             live = self._live_bytes = self._live_bytes + nb
             if live > self._peak_bytes:

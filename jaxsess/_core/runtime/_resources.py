@@ -562,6 +562,8 @@ class OwnershipRegistry:
                     if entry is not None:
                         self._live_bytes -= entry[1]
                         self._freed += 1
+                        if self._pressure and self._collect_at is not None and self._live_bytes <= self._collect_at:
+                            self._pressure = False
                 else:
                     self._reap()
             self._owned[id(r)] = (r, nb, producer)

@@ -1,10 +1,12 @@
 """``BaseSession``: a scope that owns the device buffers it produces.
 
 Shared by every session type (graph ``Session``, ``InteractiveSession``,
-``EagerSession``). A session owns one :class:`OwnershipRegistry`; everything
-puts on a device — outputs of ``session.jit`` functions, of eager ops, variable
-values, ``run`` results of a ``device_fetches=True`` graph session — is adopted there and deleted under the session's
-:class:`ResourceCleanupStrategy`, or at ``close()`` at the latest.
+``EagerSession``). A session owns one :class:`OwnershipRegistry`; everything it
+puts on a device — outputs of ``session.wrap``/``session.jit`` functions, of
+eager ops, variable values, ``run`` results of a ``device_fetches=True`` graph
+session — is adopted there: held weakly (freed when the last reference goes)
+or strongly (``ON_SESSION_CLOSE``) under the session's
+:class:`ResourceCleanupStrategy`, and deleted at ``close()`` at the latest.
 """
 
 from __future__ import annotations
@@ -136,8 +138,8 @@ class BaseSession:
       config: a :class:`ConfigProto`; its GPU options are applied to JAX if
         its backend has not started yet.
       memory_limit_bytes: optional budget in bytes of owned live buffers.
-        When exceeded, the session runs ``gc.collect()`` and a sweep (in the
-        cleaner thread, or at the next safe point), so buffers held only by
+        When exceeded, the session runs ``gc.collect()`` (in the cleaner
+        thread, or at the next safe point), so buffers held only by
         reference cycles are reclaimed before the device runs out.
       name: a label for ``repr`` and the cleaner thread.
 
@@ -423,14 +425,23 @@ class BaseSession:
         return self._registry.owns(array)
 
     def sweep(self, *, collect: bool = False) -> int:
-        """Deletes every owned buffer nothing references, now, whatever the strategy.
+        """Frees every owned buffer nothing references, now, whatever the strategy.
+
+        Under ``IN_BACKGROUND`` and ``ON_SAFE_POINTS`` such buffers are already
+        freed (the session holds its arrays weakly): a sweep prunes their
+        bookkeeping and that of arrays deleted by donation. Under
+        ``ON_SESSION_CLOSE`` it frees the owned arrays nothing else
+        references (the session holds the rest again).
 
         Args:
-          collect: run ``gc.collect()`` first (finds buffers held only by
+          collect: run ``gc.collect()`` first (frees buffers held only by
             reference cycles).
 
         Returns:
-          The number of buffers freed.
+          The number of buffers found freed since the last prune.
+
+        Raises:
+          RuntimeError: the session is closed.
         """
         self._check_open()
         return self._registry.sweep(collect=collect)

@@ -392,7 +392,7 @@ class BaseSession:
                             f"{other._name!r}, or shares its device buffer with an array that "
                             "session owns; detach it there first."
                         )
-        self._registry.adopt_outputs(tree)
+        self._registry.adopt_outputs(tree, producer="track")
         return tree
 
     def detach(self, tree: _T) -> _T:

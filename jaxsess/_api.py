@@ -106,6 +106,7 @@ from jaxsess._core.runtime._eager import EagerSession as EagerSession
 from jaxsess._core.runtime._graph_session import InteractiveSession as InteractiveSession, Session as Session
 from jaxsess._core.runtime._resources import (
     DeviceStats as DeviceStats,
+    HeldArrays as HeldArrays,
     ResourceCleanupStrategy as ResourceCleanupStrategy,
     SessionStats as SessionStats,
 )

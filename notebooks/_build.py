@@ -199,17 +199,21 @@ MEMORY: list[Cell] = [
         """
         # Memory: the three cleanup strategies
 
-        A session owns every device array it produces (here, the outputs of
-        `session.jit` functions) and deletes it when its `ResourceCleanupStrategy` says — the strategies of TensorFlow Java's
-        `EagerSession`:
+        A session owns every array it produces and deletes whatever it still owns at
+        `close()`, even arrays your code still references. Before that, the strategy —
+        TensorFlow Java's `EagerSession.ResourceCleanupStrategy` — decides how it holds
+        them:
 
-        | strategy | an unused buffer is deleted |
-        | --- | --- |
-        | `IN_BACKGROUND` (default) | soon, by a cleaner thread the session owns |
-        | `ON_SAFE_POINTS` | at the next call into the library (a `session.jit` call, an op, `run`, `stats()`) |
-        | `ON_SESSION_CLOSE` | only at `close()` |
+        | strategy | the session holds its arrays | freed before `close()` |
+        | --- | --- | --- |
+        | `IN_BACKGROUND` (default) | by weak reference | the moment your code drops the last reference, as in plain JAX; a cleaner thread handles reference cycles and bookkeeping |
+        | `ON_SAFE_POINTS` | by weak reference | the same; cycles and bookkeeping at the next call into the library |
+        | `ON_SESSION_CLOSE` | by strong reference | nothing |
 
-        *Unused* means that no Python reference to the array is left outside the session.
+        TF Java's strategies once timed the release of what Java's garbage collector had
+        found unreachable; it moved on to weak references plus `close()`. In CPython an
+        array is freed the moment its last reference goes, so a session holding its arrays
+        weakly never keeps memory plain JAX would have freed.
         """
     ),
     code(
@@ -229,11 +233,12 @@ MEMORY: list[Cell] = [
     ),
     md(
         """
-        ## The n·m loop
+        ## The n·m loop, against plain `jax.jit`
 
         A step produces `n` arrays; the loop runs it `m` times and keeps only the last
-        step's outputs. After every step we record the bytes the session owns
-        (`session.stats()` is itself a safe point).
+        step's outputs (`outs = step(x)`). After every step we record the bytes of every
+        live array on the device (`jax.live_arrays()`), for plain `jax.jit` and for each
+        strategy's `session.jit`.
         """
     ),
     code(
@@ -242,20 +247,34 @@ MEMORY: list[Cell] = [
         size = 64 * 1024  # float32 elements: 256 KiB per output, 1 MiB per step
         x = jnp.ones((size,), jnp.float32)  # made outside any session: never deleted by one
 
+
+        def live_mib_now():
+            return sum(a.nbytes for a in jax.live_arrays() if not a.is_deleted()) / 2**20
+
+
+        def fn(v):
+            return tuple(v * (i + 1) for i in range(n))
+
+
         live_mib = {}
         sessions = {}
-        for strategy in ResourceCleanupStrategy:
-            with jaxsess.EagerSession(cleanup=strategy) as session:
-                step = session.jit(lambda v: tuple(v * (i + 1) for i in range(n)))
-                trace = []
-                for it in range(m):
-                    outs = step(x)  # the previous step's outputs lose their last reference
-                    jax.block_until_ready(outs)
-                    trace.append(session.stats().live_bytes / 2**20)
-                del outs
-            live_mib[strategy.name] = trace
-            sessions[strategy.name] = session
+        for strategy in [None, *ResourceCleanupStrategy]:
+            name = "plain jax.jit" if strategy is None else strategy.name
+            session = None if strategy is None else jaxsess.EagerSession(cleanup=strategy)
+            step = jax.jit(fn) if session is None else session.jit(fn)
+            trace = []
+            for it in range(m):
+                outs = step(x)  # the previous step's outputs lose their last reference
+                jax.block_until_ready(outs)
+                trace.append(live_mib_now())
+            del outs
+            live_mib[name] = trace
+            if session is not None:
+                session.close()
+                sessions[name] = session
 
+        for name, trace in live_mib.items():
+            print(f"{name:<17} device peak {max(trace):5.1f} MiB")
         for name, s in sessions.items():
             st = s.stats()
             print(f"{name:<17} peak {st.peak_bytes / 2**20:5.1f} MiB, freed {st.freed_buffers} buffers")
@@ -265,6 +284,7 @@ MEMORY: list[Cell] = [
         """
         fig, ax = plt.subplots(figsize=(7, 4))
         styles = {
+            "plain jax.jit": dict(linestyle=":", color="black", linewidth=3),
             "IN_BACKGROUND": dict(linestyle="-", marker="o", markevery=6),
             "ON_SAFE_POINTS": dict(linestyle="--", marker="s", markevery=(3, 6)),
             "ON_SESSION_CLOSE": dict(linestyle="-", marker="^", markevery=6),
@@ -273,7 +293,7 @@ MEMORY: list[Cell] = [
         for name, trace in live_mib.items():
             ax.plot(steps, trace, label=name, **styles[name])
         ax.set_xlabel("iteration")
-        ax.set_ylabel("owned live MiB")
+        ax.set_ylabel("live device MiB (jax.live_arrays)")
         ax.set_title(f"n·m loop: {n} outputs of 256 KiB per iteration")
         ax.legend()
         plt.show()
@@ -281,10 +301,12 @@ MEMORY: list[Cell] = [
     ),
     md(
         """
-        `IN_BACKGROUND` and `ON_SAFE_POINTS` stay at one step's outputs (the two lines
-        overlap); `ON_SESSION_CLOSE` holds all `n·m` buffers until `close()` — the
-        cheapest strategy per call, and the riskiest. Whatever the strategy, the closed
-        session owns nothing:
+        `IN_BACKGROUND` and `ON_SAFE_POINTS` are plain JAX's line (they overlap it): one
+        step's outputs plus the input. The session's own `peak_bytes` says 2 MiB — it
+        counts the previous step's outputs, still named `outs` while the next step's are
+        adopted, as the device holds them then. `ON_SESSION_CLOSE` holds all `n·m`
+        buffers until `close()`: use it only for short-lived sessions. Whatever the
+        strategy, the closed session owns nothing:
         """
     ),
     code(
@@ -294,14 +316,39 @@ MEMORY: list[Cell] = [
     ),
     md(
         """
+        ## What holds memory
+
+        `stats()` groups the owned live arrays by the function that made them, shape and
+        dtype, the most bytes first (`stats().held`, also shown by `%jaxsess_stats`):
+        """
+    ),
+    code(
+        """
+        s = jaxsess.EagerSession()
+
+
+        def embedding(v):
+            return jnp.tile(v, 4096)
+
+
+        tables = [s.jit(embedding)(jnp.ones(64)) for _ in range(3)]
+        logits = s.jit(lambda v: v @ v.T)(jnp.ones((8, 8)))
+        for h in s.stats(top=3).held:
+            print(f"{h.arrays} x {h.dtype}{list(h.shape)} from {h.producer}: {h.bytes / 2**20:.1f} MiB")
+        s.close()
+        """
+    ),
+    md(
+        """
         ## `memory_limit_bytes`: buffers held by reference cycles
 
         Reference counting cannot see that an array held only by a cycle of objects is
         garbage; CPython's cycle collector finds it, but at a time of its own choosing.
         With `memory_limit_bytes`, a session whose owned live bytes pass the budget runs
-        `gc.collect()` before its next sweep. Below, every step leaves a 1 MiB output in
-        a self-referencing dict. (The automatic collector is switched off during the
-        demonstration, so that the picture does not depend on when it would have run.)
+        `gc.collect()` (in its cleaner thread, or at the next safe point). Below, every
+        step leaves a 1 MiB output in a self-referencing dict. (The automatic collector is
+        switched off during the demonstration, so that the picture does not depend on
+        when it would have run.)
         """
     ),
     code(
@@ -346,8 +393,8 @@ MEMORY: list[Cell] = [
         IPython stores every displayed result: `Out[n]` and `_n` hold cell `n`'s result,
         `_`, `__` and `___` the last three. An array that a cell displayed stays
         referenced after you drop your own names for it — plain JAX frees it only when the
-        cache lets go (`%reset -f out`). A session's sweeps respect those references, but
-        closing the session deletes the array anyway; `Out[n]` then holds a deleted array.
+        cache lets go (`%reset -f out`), and so does a session holding it weakly; closing
+        the session deletes the array anyway, and `Out[n]` then holds a deleted array.
         (End a line with `;` to keep its result out of the cache.)
         """
     ),
@@ -360,7 +407,7 @@ MEMORY: list[Cell] = [
     ),
     code(
         """
-        # We kept no name for it, but `_` and `Out` do: the sweep in stats() cannot free it.
+        # We kept no name for it, but `_` and `Out` do: it is still alive.
         print("live buffers:", s.stats().live_buffers)
         s.close()
         print("deleted after close:", _.is_deleted())
@@ -371,23 +418,29 @@ MEMORY: list[Cell] = [
         ## A cell in its own session: `%%jaxsess_eager`
 
         `%%jaxsess_eager` runs a cell inside a fresh `EagerSession` — op functions such
-        as `jaxsess.square` execute at once — and closes it when the cell ends, freeing
-        everything the cell allocated except the variables named by `--keep`.
-        `--cleanup` picks the strategy while the cell runs; `%jaxsess_stats` prints the
-        current session's stats.
+        as `jaxsess.square` execute at once — and closes it when the cell ends. It owns
+        every array created while the cell runs, by whatever code (plain `jax.jit` and
+        `jnp` included: it compares `jax.live_arrays()` before and after), and so frees
+        them all except those reachable from the names given to `--keep`. `--cleanup`
+        picks the strategy while the cell runs; `%jaxsess_stats` prints the current
+        session's stats.
         """
     ),
     code(
         """
         %%jaxsess_eager --keep total --cleanup ON_SAFE_POINTS
         squares = jaxsess.square(jnp.arange(1000.0))
-        total = jaxsess.reduce_sum(squares)
+        shifted = jax.jit(lambda v: v + 1.0)(squares)  # plain JAX: owned by the cell too
+        total = jaxsess.reduce_sum(shifted)
         %jaxsess_stats
         """
     ),
     code(
         """
-        print("total =", total, "| total deleted:", total.is_deleted(), "| squares deleted:", squares.is_deleted())
+        print(
+            "total =", total, "| total deleted:", total.is_deleted(),
+            "| squares deleted:", squares.is_deleted(), "| shifted deleted:", shifted.is_deleted(),
+        )
         """
     ),
 ]

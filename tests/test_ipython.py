@@ -297,3 +297,44 @@ def test_magics_in_a_real_kernel(tmp_path: Path) -> None:
     assert NO_SESSION_MESSAGE in texts(6)
     for i in (0, 1, 2, 4, 5, 6):
         assert not [o for o in nb.cells[i].outputs if o.output_type == "error"], i
+
+
+# -- arrays any code made in a %%jaxsess_eager cell (issue 31) ---------------------------------
+
+
+def test_eager_cell_owns_what_plain_jax_made_except_kept(shell: Any) -> None:
+    ok(shell, "import jax\nbase = jnp.ones(3)\nplain_before = jax.jit(lambda v: v + 5.0)(base)")
+    ok(
+        shell,
+        "%%jaxsess_eager --keep kept\n"
+        "step = jax.jit(lambda v: v * 2.0)\n"
+        "tmp = step(base)\n"
+        "made = jnp.arange(4.0) + 1.0\n"
+        "kept = {'a': step(tmp), 'b': made * 0 + 7.0}\n"
+        "seen = jaxsess.EagerSession.get_default()\n",
+    )
+    ns = shell.user_ns
+    assert ns["tmp"].is_deleted() and ns["made"].is_deleted()  # plain jax.jit / jnp, not kept
+    np.testing.assert_array_equal(ns["kept"]["a"], [4.0, 4.0, 4.0])
+    np.testing.assert_array_equal(ns["kept"]["b"], [7.0] * 4)
+    assert not ns["base"].is_deleted() and not ns["plain_before"].is_deleted()  # made before the cell
+    assert ns["seen"].stats().freed_buffers >= 2
+
+
+def test_eager_cell_leaves_another_sessions_arrays_alone(shell: Any) -> None:
+    ok(shell, "other = jaxsess.EagerSession(cleanup='ON_SAFE_POINTS')\ntriple = other.jit(lambda v: v * 3.0)")
+    ok(shell, "%%jaxsess_eager\nfrom_other = triple(jnp.ones(2))\nmine = jnp.ones(2) + 1.0\n")
+    ns = shell.user_ns
+    assert not ns["from_other"].is_deleted() and ns["other"].owns(ns["from_other"])
+    assert ns["mine"].is_deleted()
+    ok(shell, "other.close()")
+    assert ns["from_other"].is_deleted()
+
+
+def test_stats_magic_shows_what_holds_memory(shell: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    ok(shell, "s2 = jaxsess.EagerSession()\nbig = s2.jit(lambda v: jnp.tile(v, 100))(jnp.ones(10))")
+    capsys.readouterr()
+    ok(shell, "%jaxsess_stats s2")
+    out = capsys.readouterr().out
+    assert "what holds memory:" in out and "1 x float32[1000] from <lambda>: 4,000 B" in out, out
+    ok(shell, "s2.close()")

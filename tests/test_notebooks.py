@@ -136,6 +136,13 @@ def test_02_memory_strategies() -> None:
     out = stdout_of(nb)
     assert "ON_SESSION_CLOSE  peak  60.0 MiB" in out
     assert "ON_SAFE_POINTS    peak   2.0 MiB" in out
+    # weak holding: the device's peak is plain jax.jit's
+    plain = re.search(r"plain jax\.jit +device peak +([\d.]+) MiB", out)
+    assert plain is not None, out
+    for name in ("IN_BACKGROUND", "ON_SAFE_POINTS"):
+        assert re.search(rf"{name} +device peak +{re.escape(plain.group(1))} MiB", out), out
+    assert "3 x float32[262144] from embedding: 3.0 MiB" in out  # stats().held
+    assert "shifted deleted: True" in out  # plain jax.jit in a %%jaxsess_eager cell
     assert "live buffers: 1" in out and "deleted after close: True" in out  # the output cache
     assert "total deleted: False | squares deleted: True" in out  # %%jaxsess_eager --keep
     assert "EagerSession 'jaxsess_eager[" in plain_of(nb)  # %jaxsess_stats inside the cell

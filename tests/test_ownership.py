@@ -442,13 +442,8 @@ def test_device_out_of_memory_is_resource_exhausted_with_what_the_session_owns()
 
 
 def _call_with(wrapper: Any, replacement: Any, *args: Any) -> Any:
-    # Runs `wrapper` with its jax.jit function replaced (jit wrappers close over it;
-    # the C session.jit function holds it, and its Python function closes over it).
-    inner = wrapper
-    if hasattr(wrapper, "_python"):
-        wrapper._jitted = replacement
-        inner = wrapper._python
-    cell = next(c for c in inner.__closure__ if c.cell_contents is wrapper.jitted)
+    # Runs `wrapper` with its jax.jit function replaced (the session.wrap call closes over it).
+    cell = next(c for c in wrapper.__closure__ if c.cell_contents is wrapper.jitted)
     cell.cell_contents = replacement
     return wrapper(*args)
 
@@ -472,7 +467,8 @@ def test_session_jit_wrappers_do_not_accumulate(strategy: ResourceCleanupStrateg
 
 def test_registry_close_is_idempotent_and_counts(registry_factory: Any = OwnershipRegistry) -> None:
     reg = registry_factory(ResourceCleanupStrategy.ON_SAFE_POINTS)
-    reg.adopt_outputs((jnp.ones(2), jnp.ones(3)))
+    a, b = jnp.ones(2), jnp.ones(3)  # held: the registry holds them weakly
+    reg.adopt_outputs((a, b))
     assert reg.live_count() == 2
     reg.close()
     reg.close()

@@ -276,20 +276,15 @@ def test_jit_owns_outputs_and_keeps_values(strategy: ResourceCleanupStrategy) ->
         assert shape["sq"].shape == (4,)
 
 
-@pytest.mark.parametrize("path", ["c", "python"])
-def test_jit_c_and_python_calls_agree(strategy: ResourceCleanupStrategy, path: str) -> None:
-    """A session.jit function's positional calls run in C when jaxsess._core.runtime._hot is
-    built; the Python function it wraps (``_python``) runs the others. Both
-    adopt fresh outputs (one array, a pytree), never a forwarded input, count
-    a donated input freed, translate a device out-of-memory error, and raise
-    the closed-session error after close."""
+def test_jit_calls_own_outputs_count_donations_and_translate_errors(strategy: ResourceCleanupStrategy) -> None:
+    """A session.jit function (``session.wrap(jax.jit(fn))``, positional or
+    keyword calls) adopts fresh outputs (one array, a pytree), never a
+    forwarded input, counts a donated input freed at the call, translates a
+    device out-of-memory error, and raises the closed-session error after
+    close."""
     x = jnp.arange(3.0)
     s = EagerSession(cleanup=strategy)
-
-    def jit(fn: Callable[..., Any], **kwargs: Any) -> Any:
-        f = s.jit(fn, **kwargs)
-        assert (type(f).__name__ == "SessionJit") is (jaxsess._core.runtime._native.hot is not None)
-        return getattr(f, "_python", f) if path == "python" else f
+    jit = s.jit
 
     one = jit(lambda v: v * 2.0)(x)
     tree = jit(lambda v: {"a": v + 1.0, "b": (v, 3)})(x)
@@ -302,6 +297,7 @@ def test_jit_c_and_python_calls_agree(strategy: ResourceCleanupStrategy, path: s
     freed = s.stats().freed_buffers
     out = jit(lambda v: v + 1.0, donate_argnums=0)(donor)
     assert donor.is_deleted() and s.owns(out)
+    assert s.stats().freed_buffers == freed + 1  # at the call, not at a later sweep
     del donor
     s.sweep()
     assert s.stats().freed_buffers == freed + 1
@@ -310,13 +306,9 @@ def test_jit_c_and_python_calls_agree(strategy: ResourceCleanupStrategy, path: s
         raise jax.errors.JaxRuntimeError("RESOURCE_EXHAUSTED: Out of memory allocating 8 bytes.")
 
     f = s.jit(lambda v: v)
-    if path == "c" and hasattr(f, "_jitted"):
-        f._jitted = oom
-        call: Any = f
-    else:
-        call = getattr(f, "_python", f)
-        cell = next(c for c in call.__closure__ if c.cell_contents is f.jitted)
-        cell.cell_contents = oom
+    call: Any = f
+    cell = next(c for c in call.__closure__ if c.cell_contents is f.jitted)  # type: ignore[attr-defined]
+    cell.cell_contents = oom
     with pytest.raises(jaxsess.errors.ResourceExhaustedError, match="Device out of memory") as info:
         call(x)
     assert isinstance(info.value.__cause__, jax.errors.JaxRuntimeError)

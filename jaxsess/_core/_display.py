@@ -140,14 +140,29 @@ def _devices_html(s: SessionStats) -> str:
     )
 
 
+def _held_html(s: SessionStats) -> str:
+    if not s.held:
+        return ""
+    body = "".join(
+        f"<tr><td {_TD}>{_e(h.producer)}</td><td {_TD}>{_e(h.dtype)}{_e(list(h.shape))}</td>"
+        f"<td {_TDR}>{h.arrays:,}</td><td {_TDR}>{_e(_bytes_cell(h.bytes))}</td></tr>"
+        for h in s.held
+    )
+    return (
+        f"<div><b>what holds memory</b></div><table {_TABLE}><thead><tr><th {_TH}>producer</th>"
+        f"<th {_TH}>array</th><th {_TH}>arrays</th><th {_TH}>bytes</th></tr></thead><tbody>{body}</tbody></table>"
+    )
+
+
 def stats_html(s: SessionStats, title: str | None = None) -> str:
-    """An HTML table of a :class:`SessionStats`, with its per-device breakdown."""
+    """An HTML table of a :class:`SessionStats`, with its per-device
+    breakdown and "what holds memory" (``SessionStats.held``)."""
     state = "closed" if s.closed else "open"
     head = _e(title) if title is not None else "SessionStats"
     return (
         f'<div class="jaxsess-stats"><div><b>{head}</b> ({state})</div>'
         f"<table {_TABLE}><tbody>{_rows(_stats_rows(s))}</tbody></table>"
-        f"{_devices_html(s)}</div>"
+        f"{_devices_html(s)}{_held_html(s)}</div>"
     )
 
 
@@ -160,6 +175,12 @@ def stats_text(s: SessionStats, indent: str = "") -> str:
         lines.append(f"{indent}per device:")
         for dev, d in s.devices.items():
             lines.append(f"{indent}  {dev}: {_buffers(d.live_buffers)}, {_bytes_cell(d.live_bytes)}")
+    if s.held:
+        lines.append(f"{indent}what holds memory:")
+        for h in s.held:
+            lines.append(
+                f"{indent}  {h.arrays:,} x {h.dtype}{list(h.shape)} from {h.producer}: {_bytes_cell(h.bytes)}"
+            )
     return "\n".join(lines)
 
 

@@ -15,10 +15,14 @@ graphs (:mod:`jaxsess._core._display`) and registers two magics:
     Runs the cell inside a fresh ``EagerSession`` (op functions such as
     ``jaxsess.add`` execute at once and ``jaxsess.EagerSession.get_default()``
     returns the session) and closes it when the cell ends, also when it
-    raises: every array the cell's ops or ``session.jit`` functions produced
-    is deleted, whatever still references it, except the ``jax.Array`` leaves
-    of the variables named by ``--keep``, which are detached from the session
-    first and stay valid. ``--cleanup`` picks the strategy while the cell runs
+    raises: every array created while the cell ran, by whatever code — the
+    cell's ops and ``session.jit`` functions, but also plain ``jax.jit``,
+    ``jnp`` and library code (found by comparing ``jax.live_arrays()`` before
+    and after) — is deleted, whatever still references it, except the
+    ``jax.Array`` leaves of the variables named by ``--keep`` (and arrays
+    sharing their buffers), which are detached from the session first and
+    stay valid. Arrays owned by another open session, and arrays sharing a
+    buffer with one that existed before the cell, are left alone. ``--cleanup`` picks the strategy while the cell runs
     (``IN_BACKGROUND``, ``ON_SAFE_POINTS`` or ``ON_SESSION_CLOSE``, any case;
     default ``IN_BACKGROUND``). ``--stats`` shows the session's stats before
     it closes. A cell that raises shows its traceback, then fails with
@@ -47,12 +51,13 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import weakref
 from typing import Any
 
 from jaxsess._core._display import stats_html, stats_text
 from jaxsess._core.runtime._eager import EagerSession
-from jaxsess._core.runtime._resources import ResourceCleanupStrategy
-from jaxsess._core.runtime._session import get_default_session
+from jaxsess._core.runtime._resources import ResourceCleanupStrategy, buffer_keys
+from jaxsess._core.runtime._session import get_default_session, live_sessions
 from jaxsess._tf1.ops.state_ops import Variable
 
 __all__ = ["EagerCellError", "load_ipython_extension", "unload_ipython_extension"]
@@ -155,6 +160,51 @@ def _keep(session: Any, namespace: dict[str, Any], names: list[str]) -> tuple[li
     return kept, missing
 
 
+def _live_arrays_now() -> dict[int, Any]:
+    """Weak references to every live ``jax.Array``, by id (``jax.live_arrays()``)."""
+    import jax
+
+    return {id(a): weakref.ref(a) for a in jax.live_arrays()}
+
+
+def _own_cell_arrays(session: Any, before: dict[int, Any], namespace: dict[str, Any], names: list[str]) -> None:
+    """Makes ``session`` own every array created since ``before`` that is not
+    reachable from ``namespace[name]`` for ``name`` in ``names``, shares no
+    buffer with those or with an array that existed before, and is not owned
+    by another open session."""
+    import jax
+
+    new: list[Any] = []
+    old_bufs: set[int] = set()
+    for a in jax.live_arrays():
+        r = before.get(id(a))
+        if r is not None and r() is a:
+            old_bufs.update(buffer_keys(a))
+        elif not a.is_deleted():
+            new.append(a)
+    if not new:
+        return
+    kept = [
+        leaf
+        for name in names
+        if name in namespace
+        for leaf in jax.tree_util.tree_leaves(namespace[name])
+        if isinstance(leaf, jax.Array)
+    ]
+    spare = old_bufs | {k for leaf in kept for k in buffer_keys(leaf)}
+    kept_ids = {id(leaf) for leaf in kept}
+    others = [s for s in live_sessions() if s is not session and not s.closed]
+    mine = [
+        a
+        for a in new
+        if id(a) not in kept_ids
+        and spare.isdisjoint(buffer_keys(a))
+        and not any(o.owns(a) for o in others)
+    ]
+    if mine:
+        session._registry.adopt_outputs(mine, producer=f"%%{_CELL_MAGIC} cell")
+
+
 def _split_names(values: list[str]) -> list[str]:
     names = [n.strip() for v in values for n in v.split(",")]
     bad = [n for n in names if not n.isidentifier()]
@@ -172,8 +222,10 @@ def _jaxsess_eager(shell: Any, line: str, cell: str) -> None:
         raise _usage_error(f"%%{_CELL_MAGIC}: {e}") from None
     session = EagerSession(cleanup=strategy, name=f"{_CELL_MAGIC}[{shell.execution_count}]")
     try:
+        before = _live_arrays_now()
         with session.as_default():
             result = shell.run_cell(cell, store_history=False)
+        _own_cell_arrays(session, before, shell.user_ns, names)
         _, missing = _keep(session, shell.user_ns, names)
         if missing:
             print(

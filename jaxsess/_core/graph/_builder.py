@@ -451,7 +451,7 @@ def constant(
         eager._check_open()
         eager._registry.safe_point()
         out = jnp.array(arr, copy=True)
-        eager._registry.adopt(out)
+        eager._registry.adopt_outputs(out, producer="Const")
         return out
     return apply_op("Const", (), {"value": arr}, name=name)
 

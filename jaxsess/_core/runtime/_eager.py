@@ -114,7 +114,7 @@ class EagerSession(BaseSession):
                         outs = op_def.impl(*args, **attrs)
             except Exception as e:
                 self._raise_translated(e)  # closed meanwhile; device out of memory
-            registry.adopt_outputs(outs, args, by_buffer=by_buffer)
+            registry.adopt_outputs(outs, args, by_buffer=by_buffer, producer=op_def.type)
         finally:
             registry.inflight.remove(me)
         return outs

@@ -279,7 +279,7 @@ def _run_entry(session: Session, entry: _Entry, vals: Sequence[Any], device: boo
         except Exception as e:
             out = _flat_failed(session, fn, vals, e)
         if device:  # one fresh array: the registry's inlined case
-            session._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer)
+            session._registry.adopt_outputs(out, vals, by_buffer=entry.by_buffer, producer="Session.run")
             return out
         return host_value(out)
     held = None
@@ -975,7 +975,7 @@ class Session(BaseSession):
         if plan.stateful:
             state = self._state
             inputs += [state.get(s) for s in (*plan.kept, *plan.written)]
-        self._registry.adopt_outputs(out, inputs, by_buffer=self._by_buffer(plan))
+        self._registry.adopt_outputs(out, inputs, by_buffer=self._by_buffer(plan), producer="Session.run")
 
     def _start_value(self, slot: Any) -> Any:
         # A slot's value at the start of a run (a missing rng counter is created).
@@ -1158,7 +1158,7 @@ class Session(BaseSession):
                 raise errors.FailedPreconditionError(name, var, f"Attempting to use uninitialized value {name}")
             with _dtypes.x64_scope(v.dtype):
                 out = jnp.array(v, copy=True)
-        self._registry.adopt_outputs(out, v)
+        self._registry.adopt_outputs(out, v, producer="Session.run")
         return out
 
     variable_value = read  # the earlier name

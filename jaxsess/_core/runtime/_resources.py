@@ -1,28 +1,30 @@
 """Ownership of device buffers: cleanup strategies, the registry, stats.
 
-One :class:`OwnershipRegistry` belongs to one session. It holds a strong
-reference to every ``jax.Array`` the session produced and decides, under the
-session's :class:`ResourceCleanupStrategy`, when an array is *unused* — no
-Python reference to it exists outside the registry — and frees it by dropping
-that last reference (so that an alias sharing its device buffer, made with
-``jax.device_put`` or ``addressable_data``, keeps the buffer alive).
-``close()`` ``delete()``s what is left, except buffers such an alias still
-uses: ownership is per device buffer, not per Python object.
+One :class:`OwnershipRegistry` belongs to one session. It holds a *weak*
+reference to every ``jax.Array`` the session produced (``IN_BACKGROUND``,
+``ON_SAFE_POINTS``), so a buffer is freed the moment user code drops its last
+reference, exactly as plain JAX frees it; under ``ON_SESSION_CLOSE`` it also
+holds a strong one, so nothing is freed before ``close()``. ``close()``
+``delete()``s every owned array still alive, referenced or not, except buffers
+an unowned alias still uses (``jax.device_put`` to the same device,
+``addressable_data``): ownership is per device buffer, not per Python object.
 
 What a session adopts is decided in one place, :func:`adoptable` ("adopt
 these outputs, given these inputs"), called through
 :meth:`OwnershipRegistry.adopt_outputs` and :meth:`OwnershipRegistry.pin_output`
-by every producer: ``session.jit``, eager ops, ``Session.run``, variables and
-``track``.
+by every producer: ``session.wrap``/``session.jit``, eager ops,
+``Session.run``, variables and ``track``.
 
-Detection is by reference count (``sys.getrefcount``): the registry keeps the
-array itself, so adopting costs one dict insert and a sweep costs O(live
-arrays). The baseline count of "only the registry holds it" is measured once,
-through the same code path the sweep uses, so it stays right on any CPython
-version that reports reference counts for ordinary objects.
+No ownership decision reads a reference count: adopting an array is one
+``weakref.ref`` whose callback is a bare ``list.append``; the entries of
+arrays that died are pruned lazily. The only reference count read is at
+``close()``, to tell whether a per-shard array a sharded array caches is
+also held by user code (an alias to spare).
 
 The semantics of the strategies follow TensorFlow Java's
-``EagerSession.ResourceCleanupStrategy``.
+``EagerSession.ResourceCleanupStrategy``; holding by weak reference follows
+what TF Java itself moved to (``Tensor`` and ``EagerSession`` resources held by
+``WeakReference`` plus explicit ``close()``, rather than waiting on Java's GC).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Any
+from typing import Any, NoReturn
 
 import jax
 import jax.numpy as jnp
@@ -54,6 +56,7 @@ from jaxsess._core.runtime._native import (  # the C safe point (jaxsess/_core/r
 
 __all__ = [
     "DeviceStats",
+    "HeldArrays",
     "OwnershipRegistry",
     "ResourceCleanupStrategy",
     "SessionStats",
@@ -64,6 +67,7 @@ __all__ = [
 ]
 
 _getrefcount = sys.getrefcount
+_tree_leaves = tree_util.tree_leaves
 _log = logging.getLogger("jaxsess")
 _Tracer = jax.core.Tracer
 # Concrete ``jax.Array`` classes seen so far (jaxlib's ``ArrayImpl``), learned
@@ -179,7 +183,7 @@ def adoptable(outputs: object, inputs: object = (), *, by_buffer: bool = True) -
 
 
 class ResourceCleanupStrategy(enum.Enum):
-    """When a session deletes the device buffers it owns and no longer needs.
+    """When a session frees the device buffers it owns and no longer needs.
 
     As TensorFlow Java's ``EagerSession.ResourceCleanupStrategy``. Whatever the
     strategy, :meth:`BaseSession.close` deletes every buffer the session still
@@ -187,29 +191,26 @@ class ResourceCleanupStrategy(enum.Enum):
     close raises JAX's ``RuntimeError: Array has been deleted``).
 
     Attributes:
-      IN_BACKGROUND: (default) a daemon thread owned by the session finds
-        unused buffers — owned arrays with no Python reference left outside
-        the session — and deletes them while the session runs. It polls every
-        0.5 ms while the session owns buffers (every 4 ms while a producer
-        adopts many arrays between polls, and never more than ~10% of the
-        time), and sleeps when it has owned none for a while. Because a thread
-        running a tight loop rarely lets the cleaner have the GIL, that thread
-        also sweeps itself at its next call into the session once it has
-        adopted max(4, as many arrays as survived the last sweep). ``close()`` stops
-        and joins the thread before the final sweep. The most reliable choice.
-      ON_SAFE_POINTS: no extra thread. Unused buffers are found and deleted
+      IN_BACKGROUND: (default) the session holds its arrays by weak
+        reference: a buffer is freed the moment user code drops its last
+        reference, as in plain JAX (peak device memory is plain JAX's). A
+        daemon thread owned by the session does what reference counting
+        cannot: when ``memory_limit_bytes`` is exceeded it runs
+        ``gc.collect()`` (arrays held only by reference cycles), and it prunes
+        the bookkeeping of dead arrays and of arrays deleted by donation
+        (every 5 ms while the session owns arrays, every 50 ms otherwise).
+        ``close()`` stops and joins the thread.
+      ON_SAFE_POINTS: weak holding as ``IN_BACKGROUND``, no extra thread:
+        the ``gc.collect()`` under the budget and the pruning run
         synchronously, in the calling thread, when a call into the library
-        reaches a safe point: entering ``Session.run``, a call of a
-        ``session.jit`` function, an eager op, ``track`` and ``stats()``.
-        A safe point sweeps when at least max(2, 1/4 of the arrays that
-        survived the last sweep) were adopted since (so every call or two
-        while few are owned), or when the last sweep is over 10 ms old;
-        ``stats()`` and ``sweep()`` always sweep. The calling thread blocks for the sweep, O(owned
-        buffers), amortised O(1) per adopted buffer.
-      ON_SESSION_CLOSE: nothing is freed before ``close()``. A loop of ``m``
-        iterations producing ``n`` buffers each holds ``n*m`` buffers until
-        the session closes. The cheapest per call and the riskiest (device
-        out-of-memory); use it only for short-lived sessions.
+        reaches a safe point (entering ``Session.run``, a call of a
+        ``session.wrap``/``session.jit`` function, an eager op, ``track``,
+        ``stats()``).
+      ON_SESSION_CLOSE: the session holds a strong reference to every array
+        it made and frees nothing before ``close()`` (or an explicit
+        ``sweep()``). A loop of ``m`` iterations producing ``n`` buffers each
+        holds ``n*m`` buffers until the session closes: use it only for
+        short-lived sessions.
     """
 
     IN_BACKGROUND = "IN_BACKGROUND"
@@ -246,12 +247,33 @@ class DeviceStats:
 
 
 @dataclass(frozen=True)
+class HeldArrays:
+    """One group of the "what holds memory" breakdown of :class:`SessionStats`:
+    live owned arrays of one shape and dtype made by one producer.
+
+    Attributes:
+      producer: what made them: the ``__qualname__`` of a ``session.wrap``/
+        ``session.jit`` function, an eager op's type, ``"Session.run"``,
+        ``"variables"`` (pinned state), ``"track"``.
+      shape: the arrays' shape.
+      dtype: their dtype's name (``"float32"``).
+      arrays: how many.
+      bytes: their total size in bytes.
+    """
+
+    producer: str
+    shape: tuple[int, ...]
+    dtype: str
+    arrays: int
+    bytes: int
+
+
+@dataclass(frozen=True)
 class SessionStats:
     """A snapshot of what a session owns.
 
     Attributes:
-      live_buffers: owned arrays not yet freed (variables included). A donated
-        array still referenced by user code counts until the next sweep.
+      live_buffers: owned arrays still alive (variables included).
       live_bytes: their total size in bytes (``jax.Array.nbytes``; a sharded
         array counts its logical size once).
       peak_bytes: the largest ``live_bytes`` seen since the session opened.
@@ -263,11 +285,15 @@ class SessionStats:
       strategy: the session's cleanup strategy.
       closed: whether the session is closed.
       bookkeeping_entries: entries the session keeps to manage what it owns:
-        owned and pending arrays plus live ``session.jit`` functions. It
-        stays bounded in a long-lived session whose outputs are dropped.
+        owned, pending and not yet pruned entries plus live ``session.wrap``
+        functions. It stays bounded in a long-lived session whose outputs are
+        dropped.
       cleaner_errors: exceptions the cleaner thread caught (each is logged
         on the ``jaxsess`` logger, the first also as a ``RuntimeWarning``);
         the thread keeps running.
+      held: what holds memory: live owned arrays grouped by producer, shape
+        and dtype, the most bytes first (the top ``top`` groups of
+        ``stats(top=10)``).
     """
 
     live_buffers: int
@@ -281,6 +307,7 @@ class SessionStats:
     closed: bool = False
     bookkeeping_entries: int = 0
     cleaner_errors: int = 0
+    held: tuple[HeldArrays, ...] = ()
 
     def _repr_html_(self) -> str:
         """Jupyter's display: an HTML table with the per-device breakdown."""
@@ -329,62 +356,19 @@ def _nbytes_of(arrays: Sequence[Any]) -> tuple[tuple[int, ...], int]:
     return hit[1], hit[2]
 
 
-def _unreferenced(entries: list[tuple[int, tuple[Any, int]]], baseline: int) -> list[int]:
-    """Keys of ``entries`` whose array nothing outside the registry references.
+_ref = weakref.ref
+_getweakrefs = weakref.getweakrefs
+_getweakrefcount = weakref.getweakrefcount
 
-    Each array is referenced by its registry entry tuple, by the local ``arr``
-    and by ``getrefcount``'s argument; ``baseline`` is that count, measured.
-    """
-    dead = []
-    for key, entry in entries:
-        arr = entry[0]
-        if _getrefcount(arr) <= baseline:
-            dead.append(key)
-    return dead
-
-
-def _measure_baseline() -> int:
-    probe = object()
-    owned = {0: (probe, 0)}
-    del probe
-    entries = list(owned.items())
-    lo, hi = 0, 64
-    # The smallest threshold at which the probe (held only by `owned`) is found.
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if _unreferenced(entries, mid):
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-_BASELINE = _measure_baseline()
-
-
-def _pending_refcounts(batch: list[Any]) -> list[int]:
-    """``sys.getrefcount`` of each array of a pending batch (C-level)."""
-    return list(map(_getrefcount, batch))
-
-
-def _measure_pending_baseline() -> int:
-    # The count of an object referenced only by the batch list (as
-    # _enter_pending measures it).
-    probe = object()
-    batch = [probe]
-    del probe
-    return _pending_refcounts(batch)[0]
-
-
-_PENDING_BASELINE = _measure_pending_baseline()
-
-_MIN_INTERVAL_S = 0.0005  # cleaner poll interval while buffers are owned
-_BUSY_INTERVAL_S = 0.004  # ... while a producer adopts many arrays between polls
-_IDLE_AFTER = 200  # empty polls before the cleaner polls slowly
-_IDLE_INTERVAL_S = 0.02
-_SAFE_POINT_MAX_AGE_S = 0.01  # ON_SAFE_POINTS: sweep at least this often while calls come
-_MAX_INTERVAL_S = 0.05
+_POLL_INTERVAL_S = 0.005  # cleaner poll while the session owns arrays
+_IDLE_INTERVAL_S = 0.05  # ... while it owns none
+_DONATION_SCAN_S = 0.05  # cleaner: look for arrays deleted by donation at most this often
+_REAP_AT = 256  # ON_SAFE_POINTS: prune dead bookkeeping at a safe point once this many died
+# The C extension's SafePoint (_hot_registry.c, the refcount sweep's twin) is
+# configured with this age but no longer used: ownership is by weak reference.
+_SAFE_POINT_MAX_AGE_S = 0.01
 _EXIT_WAIT_S = 60.0  # at interpreter exit: the longest wait for closes still freeing
+_PINNED = "variables"  # the producer of pinned state in the breakdown
 
 # Every registry, for _finish_closes_at_exit.
 _registries: weakref.WeakSet[OwnershipRegistry] = weakref.WeakSet()
@@ -421,26 +405,38 @@ if _c_hot is not None:
         concrete=_concrete_types,
     )
 
+# An owned array's entry: (weak reference, size in bytes, producer).
+_Entry = tuple[Any, int, str]
+
 
 class OwnershipRegistry:
     """The set of device arrays one session owns, and their deletion.
 
     Thread-safe. Adopt the outputs the session created with
     :meth:`adopt_outputs` (the adoption rule keeps out inputs, their aliases
-    and tracers), then let the strategy free the unused ones; ``close``
-    deletes the rest.
+    and tracers); ``close`` deletes every owned array still alive.
 
-    Adopting is one ``list.append`` (atomic under the GIL): new arrays wait in
-    a *pending* list and are entered into the table — sizes, counters, peak —
-    by the next sweep, ``stats()``, ``owns``/``detach`` or ``close``. Live
-    bytes only grow between two such points and only shrink inside a sweep,
-    so the peak measured when pending arrays are entered is exact.
+    Ownership is by weak reference (``weakref.ref`` on the ``jax.Array``,
+    whose callback is a bare ``list.append``): under ``IN_BACKGROUND`` and
+    ``ON_SAFE_POINTS`` the registry never keeps an array alive, so its buffer
+    is freed the moment user code drops the last reference, exactly as in
+    plain JAX. Under ``ON_SESSION_CLOSE`` the registry also holds a strong
+    reference to each, so nothing is freed before ``close()``. Pinned arrays
+    (variable values, the session's own state) are always held strongly.
+    Dead entries are pruned lazily: at the next adoption (before its bytes
+    are counted, so ``peak_bytes`` is exact), at safe points, by the cleaner
+    thread and by ``stats()``. Nothing compares reference counts.
+
+    Arrays the C hot path of graph sessions adopts wait, strongly held, in a
+    *pending* list until the next safe point, cleaner poll, ``stats()`` or
+    ``close()`` enters them.
 
     Args:
       strategy: a :class:`ResourceCleanupStrategy`.
       memory_limit_bytes: optional budget in bytes. When owned live bytes
-        exceed it, the next sweep first runs ``gc.collect()`` so that arrays
-        held only by reference cycles become unreferenced and are deleted.
+        exceed it, the cleaner thread (``IN_BACKGROUND``) or the next safe
+        point (``ON_SAFE_POINTS``) runs ``gc.collect()``, so that arrays held
+        only by reference cycles are freed.
       name: used to name the cleaner thread.
     """
 
@@ -453,9 +449,15 @@ class OwnershipRegistry:
     ) -> None:
         self.strategy = strategy
         self._lock = threading.Lock()
-        self._pending: list[Any] = []  # adopted, not yet entered (strong refs)
-        self._owned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); swept
-        self._pinned: dict[int, tuple[Any, int]] = {}  # id -> (array, nbytes); not swept
+        self._pending: list[Any] = []  # adopted by the C hot path, not yet entered (strong refs)
+        # ON_SESSION_CLOSE: (arrays, producer) of calls not yet entered (strong refs).
+        self._batches: list[tuple[list[Any], str]] = []
+        self._owned: dict[int, _Entry] = {}  # id(ref) -> (ref, nbytes, producer)
+        self._dead: list[Any] = []  # refs whose array died, not yet pruned
+        self._died = self._dead.append  # every owned ref's callback
+        # ON_SESSION_CLOSE: id(ref) -> the array (the strong holding); else None.
+        self._hold: dict[int, Any] | None = {} if strategy is ResourceCleanupStrategy.ON_SESSION_CLOSE else None
+        self._pinned: dict[int, tuple[Any, int]] = {}  # id(array) -> (array, nbytes); held strongly
         self._live_bytes = 0
         self._peak_bytes = 0
         self._allocated = 0
@@ -485,12 +487,6 @@ class OwnershipRegistry:
         self._collect_at = memory_limit_bytes
         self._pressure = False
         self.collections = 0  # gc.collect() runs triggered by the budget
-        # A safe point sweeps once this many arrays are pending (recomputed
-        # from the survivors after each sweep), so the cost of sweeping stays
-        # amortised O(1) per adopted array.
-        self._sweep_at = 1
-        # ... and this many once a sweep left nothing owned.
-        self._sweep_at_idle = 4 if strategy is ResourceCleanupStrategy.IN_BACKGROUND else 2
         self._last_sweep = time.perf_counter()
         self._wake = threading.Event()
         self._stop = False
@@ -504,47 +500,201 @@ class OwnershipRegistry:
             self.safe_point = self._assist_at_safe_point
         elif strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
             self.safe_point = self._sweep_at_safe_point
-        if _c_hot is not None and self.safe_point != self._noop:
-            # The same trigger and the sweep's common case (every pending
-            # array unreferenced, nothing owned) in C; the rest calls the
-            # method above. A device-fetch loop sweeps every few calls.
-            kind = 1 if strategy is ResourceCleanupStrategy.IN_BACKGROUND else 2
-            self.safe_point = _c_hot.SafePoint(self, self.safe_point, kind)
 
     # -- adopting -----------------------------------------------------------
 
-    def adopt_outputs(self, outputs: object, inputs: object = (), *, by_buffer: bool = True) -> None:
+    def adopt_outputs(
+        self, outputs: object, inputs: object = (), *, by_buffer: bool = True, producer: str = "adopted"
+    ) -> None:
         """The one adoption entry point: takes ownership of the leaves of
         ``outputs`` that :func:`adoptable` allows given ``inputs`` (idempotent).
 
-        Every producer calls it: ``session.jit`` (inputs: the call's
-        arguments), eager ops, ``Session.run`` (inputs: feeds and state read),
-        ``track`` (no inputs), and, through :meth:`pin_output`, variables.
-        ``by_buffer``: see :func:`adoptable`.
+        Every producer calls it: ``session.wrap``/``session.jit`` (inputs:
+        the call's arguments), eager ops, ``Session.run`` (inputs: feeds and
+        state read), ``track`` (no inputs), and, through :meth:`pin_output`,
+        variables. ``by_buffer``: see :func:`adoptable`. ``producer`` names
+        the function that made them (``stats().held``).
 
         Raises:
           RuntimeError: the registry is closed (the adopted arrays are deleted).
         """
-        if not by_buffer and type(outputs) in _concrete_types:
-            # The common case, inlined: one fresh array out of a jitted call
-            # (``Session.run`` with device fetches; ``session.jit`` inlines it itself).
-            if type(inputs) is tuple or type(inputs) is list:
-                for x in inputs:
-                    if x is outputs:
-                        return
-            elif inputs is outputs:
-                return
-            self._pending.append(outputs)
-        else:
-            append = self._pending.append
-            for arr in adoptable(outputs, inputs, by_buffer=by_buffer):
-                append(arr)
-        if self._closed:
+        leaves = adoptable(outputs, inputs, by_buffer=by_buffer)
+        if leaves:
+            self._own(leaves, producer, True)
+        elif self._closed:
             self.reject_late()
+
+    def own_fresh(self, outputs: object, producer: str) -> None:
+        """Takes ownership of every concrete ``jax.Array`` leaf of ``outputs``,
+        which the caller guarantees are new arrays (the outputs of a
+        ``jax.jit`` call, which never hands back an input when
+        :func:`jit_returns_input_buffers` is False): no input or ownership
+        check, one weak reference per array.
+
+        Raises:
+          RuntimeError: the registry is closed (the arrays are deleted).
+        """
+        if type(outputs) in _concrete_types:
+            self.own_one(outputs, producer)
+            return
+        leaves = _tree_leaves(outputs)
+        if not all(map(_concrete_types.__contains__, map(type, leaves))):
+            leaves = [x for x in leaves if is_concrete_array(x)]
+        if leaves:  # a jitted call's outputs are distinct new arrays: no check
+            self._own(leaves, producer, False)
+
+    def own_one(self, arr: Any, producer: str) -> None:
+        """:meth:`own_fresh` of one new concrete array (the common case, inlined)."""
+        if self._hold is not None:
+            self._own([arr], producer, False)
+            return
+        r = _ref(arr, self._died)
+        nb = _nbytes_cache.get(arr.aval)
+        if nb is None:
+            nb = _nbytes(arr)
+        with self._lock:
+            if self._closed:
+                self._reject([arr])
+            dead = self._dead
+            if dead:
+                if len(dead) == 1:  # the previous call's output, dropped: _reap inlined
+                    entry = self._owned.pop(id(dead.pop()), None)
+                    if entry is not None:
+                        self._live_bytes -= entry[1]
+                        self._freed += 1
+                        if self._pressure and self._collect_at is not None and self._live_bytes <= self._collect_at:
+                            self._pressure = False
+                else:
+                    self._reap()
+            self._owned[id(r)] = (r, nb, producer)
+            self._allocated += 1
+            live = self._live_bytes = self._live_bytes + nb
+            if live > self._peak_bytes:
+                self._peak_bytes = live
+            if self._collect_at is not None and live > self._collect_at and not self._pressure:
+                self._pressure = True
+                self._wake.set()
 
     def adopt(self, arr: jax.Array) -> None:
         """``adopt_outputs(arr)``: adopts one array the caller created."""
         self.adopt_outputs(arr)
+
+    def _own(self, arrays: list[Any], producer: str, check: bool) -> None:
+        # Enters `arrays` as owned. check: skip arrays already owned (by this
+        # or an earlier call) and repeats within `arrays`.
+        if self._hold is not None and not check:
+            # ON_SESSION_CLOSE frees nothing before close: a call's new arrays
+            # wait, strongly held, until stats() or another look enters them.
+            if self._closed:
+                self._reject(arrays)
+            self._batches.append((arrays, producer))
+            if self._closed:  # raced close(): reject_late deletes them and raises
+                self.reject_late()
+            return
+        with self._lock:
+            if self._closed:
+                self._reject(arrays)
+            if self._dead:
+                self._reap()
+            if check:
+                if self._batches:
+                    self._enter_batches()
+                arrays = self._not_owned(arrays)
+                if not arrays:
+                    return
+            self._insert(arrays, producer)
+
+    def _reject(self, arrays: list[Any]) -> NoReturn:
+        for arr in arrays:
+            if not arr.is_deleted():
+                arr.delete()
+        raise RuntimeError("Attempted to use a closed Session.")
+
+    def _insert(self, arrays: list[Any], producer: str) -> None:
+        # Caller holds the lock and reaped: enters arrays none of which is owned.
+        refs = list(map(_ref, arrays, repeat(self._died)))
+        nbs, total = _nbytes_of(arrays)
+        keys = list(map(id, refs))
+        self._owned.update(zip(keys, zip(refs, nbs, repeat(producer))))
+        if self._hold is not None:
+            self._hold.update(zip(keys, arrays))
+        self._allocated += len(keys)
+        live = self._live_bytes = self._live_bytes + total
+        if live > self._peak_bytes:
+            self._peak_bytes = live
+        if self._collect_at is not None and live > self._collect_at and not self._pressure:
+            self._pressure = True
+            self._wake.set()
+
+    def _enter_batches(self, *, closing: bool = False) -> None:
+        # Caller holds the lock: enters the calls' arrays ON_SESSION_CLOSE
+        # deferred; those deleted by donation meanwhile count allocated and freed.
+        batches = self._batches
+        n = len(batches)
+        todo = batches[:n]
+        del batches[:n]
+        for arrays, producer in todo:
+            if self._closed and not closing:
+                for arr in arrays:
+                    if not arr.is_deleted():
+                        arr.delete()
+                continue
+            live = [a for a in arrays if not a.is_deleted()]
+            if len(live) < len(arrays):
+                self._allocated += len(arrays) - len(live)
+                self._freed += len(arrays) - len(live)
+            if live:
+                self._insert(live, producer)
+
+    def _not_owned(self, arrays: list[Any]) -> list[Any]:
+        # Caller holds the lock (and reaped): the arrays of `arrays` not owned
+        # yet, each once.
+        pinned = self._pinned
+        out: list[Any] = []
+        seen: set[int] = set()
+        for arr in arrays:
+            key = id(arr)
+            if key in seen or key in pinned:
+                continue
+            seen.add(key)
+            if _getweakrefcount(arr) and self._key_of(arr) is not None:
+                continue
+            out.append(arr)
+        return out
+
+    def _key_of(self, arr: Any) -> int | None:
+        # The key of arr's entry in _owned (caller holds the lock), or None.
+        owned = self._owned
+        for r in _getweakrefs(arr):
+            entry = owned.get(id(r))
+            if entry is not None and entry[0] is r:
+                return id(r)
+        return None
+
+    def _entry_of(self, arr: Any) -> tuple[str, int, tuple[Any, int]] | None:
+        # ("pinned", id(arr), (arr, nb)) or ("owned", key, (arr, nb)); None when not owned.
+        key = id(arr)
+        pinned = self._pinned.get(key)
+        if pinned is not None and pinned[0] is arr:
+            return "pinned", key, pinned
+        k = self._key_of(arr)
+        if k is None:
+            return None
+        return "owned", k, (arr, self._owned[k][1])
+
+    def _reap(self) -> None:
+        # Caller holds the lock: drops the entries of arrays that died (their
+        # buffers are already freed) and counts them freed.
+        dead = self._dead
+        n = len(dead)
+        batch = dead[:n]
+        del dead[:n]
+        entries = list(filter(None, map(self._owned.pop, map(id, batch), repeat(None))))
+        if entries:
+            self._live_bytes -= sum(map(_SECOND, entries))
+            self._freed += len(entries)
+            if self._pressure and self._collect_at is not None and self._live_bytes <= self._collect_at:
+                self._pressure = False
 
     def pin_output(self, arr: jax.Array, inputs: object = ()) -> jax.Array:
         """Pins ``arr`` as state (see :meth:`pin`) when the adoption rule
@@ -570,96 +720,110 @@ class OwnershipRegistry:
                 arr = self._pending.pop()
                 if not arr.is_deleted():
                     arr.delete()
+            while self._batches:
+                for arr in self._batches.pop()[0]:
+                    if not arr.is_deleted():
+                        arr.delete()
         raise RuntimeError("Attempted to use a closed Session.")
 
-    def _enter_pending(self, *, closing: bool = False, sweeping: bool = False) -> int:
-        # Caller holds the lock. Moves pending arrays into the table.
-        # sweeping: arrays that nothing outside the pending list references
-        # are dropped at once (counted allocated and freed) instead of being
-        # entered and then swept: the common fate of a result the caller
-        # used and let go, at a fraction of the cost. Returns how many.
+    def _enter_pending(self, *, closing: bool = False) -> None:
+        # Caller holds the lock. Moves the arrays the C hot path adopted into
+        # the table (weakly held from here on, under the weak strategies), and
+        # the calls' arrays ON_SESSION_CLOSE deferred.
+        if self._batches:
+            self._enter_batches(closing=closing)
         pending = self._pending
         n = len(pending)
         if not n:
-            return 0
+            return
         batch = pending[:n]
         del pending[:n]  # appends made meanwhile stay, after index n
         if self._closed and not closing:  # calls that raced close(): their outputs die too
             for arr in batch:
                 if not arr.is_deleted():
                     arr.delete()
-            return 0
-        owned, pinned = self._owned, self._pinned
-        live = self._live_bytes
-        added = dropped = 0
-        dropped_bytes = 0
-        cache = _nbytes_cache
-        counts = _pending_refcounts(batch) if sweeping else None
-        for i, arr in enumerate(batch):
-            nb = cache.get(arr.aval)
-            if nb is None:
-                nb = _nbytes(arr)
-            if counts is not None and counts[i] <= _PENDING_BASELINE:
-                dropped += 1
-                dropped_bytes += nb
-                continue
-            key = id(arr)
-            if key in owned or key in pinned:
-                continue
-            owned[key] = (arr, nb)
-            live += nb
-            added += 1
-        del arr
-        self._allocated += added + dropped
-        self._freed += dropped
-        self._live_bytes = live
-        if live + dropped_bytes > self._peak_bytes:  # they were live until now
-            self._peak_bytes = live + dropped_bytes
+            return
+        if self._dead:
+            self._reap()
+        batch = self._not_owned(batch)
+        if not batch:
+            return
+        refs = list(map(_ref, batch, repeat(self._died)))
+        nbs, total = _nbytes_of(batch)
+        keys = list(map(id, refs))
+        self._owned.update(zip(keys, zip(refs, nbs, repeat("Session.run"))))
+        if self._hold is not None:
+            self._hold.update(zip(keys, batch))
+        self._allocated += len(keys)
+        live = self._live_bytes = self._live_bytes + total
+        if live > self._peak_bytes:
+            self._peak_bytes = live
         if self._collect_at is not None and live > self._collect_at:
             self._pressure = True
-        if dropped:
-            batch.clear()  # the last references: their buffers are freed here
-        return dropped
+        del batch  # under the weak strategies, unreferenced ones die here
+
+    def _own_weak(self, arr: Any, nb: int, producer: str) -> None:
+        # Caller holds the lock: enters an array whose bytes are already
+        # counted (a pinned array moved to the swept set).
+        r = _ref(arr, self._died)
+        self._owned[id(r)] = (r, nb, producer)
+        if self._hold is not None:
+            self._hold[id(r)] = arr
+
+    def _drop_owned(self, key: int) -> _Entry | None:
+        entry = self._owned.pop(key, None)
+        if self._hold is not None:
+            self._hold.pop(key, None)
+        return entry
 
     def pin(self, arr: jax.Array) -> None:
         """Adopts ``arr`` as state the session references itself (a variable
-        value): never swept, deleted by :meth:`discard` or at close."""
+        value): held strongly, deleted by :meth:`discard` or at close."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
             self._enter_pending()
+            if self._dead:
+                self._reap()
             key = id(arr)
-            entry = self._owned.pop(key, None)
-            if entry is None:
-                if key in self._pinned:
-                    return
-                nb = _nbytes(arr)
-                entry = (arr, nb)
-                self._allocated += 1
-                self._live_bytes += nb
-                if self._live_bytes > self._peak_bytes:
-                    self._peak_bytes = self._live_bytes
-            self._pinned[key] = entry
+            if key in self._pinned:
+                return
+            k = self._key_of(arr) if _getweakrefcount(arr) else None
+            if k is not None:
+                entry = self._drop_owned(k)
+                assert entry is not None
+                self._pinned[key] = (arr, entry[1])
+                return
+            nb = _nbytes(arr)
+            self._pinned[key] = (arr, nb)
+            self._allocated += 1
+            self._live_bytes += nb
+            if self._live_bytes > self._peak_bytes:
+                self._peak_bytes = self._live_bytes
 
     def swap_pinned(self, olds: Sequence[Any], news: Sequence[Any]) -> None:
         """Replaces pinned state arrays in one step (the variable writes of a run).
 
         Pins every array of ``news``; the array of ``olds`` at the same
         position (``None``: none) is counted freed when it is deleted (donated
-        to the run), else moved to the swept set (still referenced elsewhere,
-        e.g. by ``variable_value``). One lock acquisition per run.
+        to the run), else moved to the weakly held set (still referenced
+        elsewhere, e.g. by ``variable_value``: it is freed when that goes).
+        One lock acquisition per run.
 
         The common case — fresh ``news``, every pinned old donated — runs in
         C when the extension is built (``jaxsess._core.runtime._hot.swap_pinned``, an exact
         copy of :meth:`_swap_pinned`'s first branch), else in a fixed number
-        of C-level passes (``map``, ``dict.update``): no Python code per
-        array, a training step's cost does not grow in Python with its number
-        of variables. Anything else takes the per-array path.
+        of C-level passes. Anything else takes the per-array path.
 
         Raises:
           RuntimeError: the registry is closed.
         """
-        if _c_swap_pinned is None or not _c_swap_pinned(self, olds, news):
+        if (
+            _c_swap_pinned is None
+            or self._batches
+            or (self._owned and any(map(_getweakrefcount, news)))  # a new one may be owned (weakly)
+            or not _c_swap_pinned(self, olds, news)
+        ):
             self._swap_pinned(olds, news)
 
     def _swap_pinned(self, olds: Sequence[Any], news: Sequence[Any]) -> None:
@@ -667,9 +831,11 @@ class OwnershipRegistry:
         with self._lock:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
-            if self._pending:
+            if self._pending or self._batches:
                 self._enter_pending()
-            pinned, owned = self._pinned, self._owned
+            if self._dead:
+                self._reap()
+            pinned = self._pinned
             new_ids = list(map(id, news))
             old_ids = list(map(id, olds))
             n = len(new_ids)
@@ -677,19 +843,19 @@ class OwnershipRegistry:
                 n == len(old_ids)
                 and _NONE_ID not in old_ids
                 and pinned.keys().isdisjoint(new_ids)
-                and (not owned or owned.keys().isdisjoint(new_ids))
+                and (not self._owned or not any(map(_getweakrefcount, news)))
             ):
                 nbs, total = _nbytes_of(news)
                 entries = list(filter(None, map(pinned.pop, old_ids, repeat(None))))
                 if all(map(_is_deleted, olds)):
                     freed = entries
-                else:  # some olds outlive the run (not donated): the sweep frees them
+                else:  # some olds outlive the run (not donated): freed when unreferenced
                     freed = []
                     for entry in entries:
                         if entry[0].is_deleted():
                             freed.append(entry)
                         else:
-                            owned[id(entry[0])] = entry
+                            self._own_weak(entry[0], entry[1], _PINNED)
                 size = len(pinned)
                 pinned.update(zip(new_ids, zip(news, nbs)))
                 if len(pinned) - size != n:  # an array written to two slots: count it once
@@ -698,21 +864,28 @@ class OwnershipRegistry:
                 self._allocated += n
                 self._freed += len(freed)
                 live = self._live_bytes + total - sum(map(_SECOND, freed))
+                del entries, freed
             else:
                 live = self._swap_each(olds, news)
             self._live_bytes = live
             if live > self._peak_bytes:
                 self._peak_bytes = live
+            if self._dead:  # olds moved to the weak set that nothing references died
+                self._reap()
 
     def _swap_each(self, olds: Sequence[Any], news: Sequence[Any]) -> int:
         # swap_pinned, one array at a time (caller holds the lock); returns live bytes.
-        pinned, owned, cache = self._pinned, self._owned, _nbytes_cache
+        pinned, cache = self._pinned, _nbytes_cache
         live = self._live_bytes
         for old, new in zip(olds, news):
             key = id(new)
             if key not in pinned:
-                entry = owned.pop(key, None)
-                if entry is None:
+                k = self._key_of(new) if _getweakrefcount(new) else None
+                if k is not None:
+                    owned_entry = self._drop_owned(k)
+                    assert owned_entry is not None
+                    entry: tuple[Any, int] = (new, owned_entry[1])
+                else:
                     nb = cache.get(new.aval)
                     if nb is None:
                         nb = _nbytes(new)
@@ -722,43 +895,69 @@ class OwnershipRegistry:
                 pinned[key] = entry
             if old is None or old is new:
                 continue
-            entry = pinned.pop(id(old), None)
-            if entry is None:
+            old_entry = pinned.pop(id(old), None)
+            if old_entry is None:
                 continue
             if old.is_deleted():
-                live -= entry[1]
+                live -= old_entry[1]
                 self._freed += 1
             else:
-                owned[id(old)] = entry
+                self._live_bytes = live
+                self._own_weak(old, old_entry[1], _PINNED)
+            del old_entry
         return live
 
     def discard(self, arr: jax.Array) -> None:
         """Deletes an owned array now, referenced or not (a replaced variable
         value). Arrays already deleted by donation count as freed."""
-        key = id(arr)
         with self._lock:
             self._enter_pending()
-            entry = self._pinned.pop(key, None) or self._owned.pop(key, None)
-            if entry is not None:
-                self._free(entry)
+            if self._dead:
+                self._reap()
+            found = self._entry_of(arr)
+            if found is None:
+                return
+            table, key, (a, nb) = found
+            if table == "pinned":
+                del self._pinned[key]
+            else:
+                self._drop_owned(key)
+            if not a.is_deleted():
+                a.delete()
+            self._live_bytes -= nb
+            self._freed += 1
 
     def unpin(self, arr: jax.Array) -> None:
-        """Moves a pinned array back to the swept set (freed once unused)."""
+        """Moves a pinned array to the weakly held set: freed as soon as
+        nothing else references it (at close at the latest)."""
         key = id(arr)
         with self._lock:
             entry = self._pinned.pop(key, None)
             if entry is not None:
-                self._owned[key] = entry
-                self._wake.set()
+                self._own_weak(entry[0], entry[1], _PINNED)
+            del entry
+            if self._dead:
+                self._reap()
 
     def owns(self, arr: object) -> bool:
         """Whether this very ``jax.Array`` object is owned (an alias of an
         owned array, sharing its buffer, is not)."""
-        key = id(arr)
         with self._lock:
             self._enter_pending()
-            entry = self._owned.get(key) or self._pinned.get(key)
-            return entry is not None and entry[0] is arr
+            if self._dead:
+                self._reap()
+            return self._entry_of(arr) is not None
+
+    def _alive(self) -> list[tuple[Any, int, str]]:
+        # Caller holds the lock: (array, nbytes, producer) of every owned array
+        # still alive, pinned ones included.
+        out = []
+        for r, nb, producer in list(self._owned.values()):
+            a = r()
+            if a is not None:
+                out.append((a, nb, producer))
+        out.extend((a, nb, _PINNED) for a, nb in self._pinned.values())
+        return out
 
     def owns_buffer_of(self, arr: jax.Array) -> bool:
         """Whether an owned array shares a device buffer with ``arr`` (``arr``
@@ -769,110 +968,119 @@ class OwnershipRegistry:
         shape, dtype = arr.shape, arr.dtype
         with self._lock:
             self._enter_pending()
-            for table in (self._owned, self._pinned):
-                for owned, _ in table.values():
-                    if owned is arr:
-                        return True
-                    if owned.shape == shape and owned.dtype == dtype and not keys.isdisjoint(buffer_keys(owned)):
-                        return True
+            for owned, _, _ in self._alive():
+                if owned is arr:
+                    return True
+                if owned.shape == shape and owned.dtype == dtype and not keys.isdisjoint(buffer_keys(owned)):
+                    return True
         return False
 
     def release(self, arr: jax.Array) -> bool:
         """Gives up ownership of ``arr`` without deleting it; False if not owned."""
-        key = id(arr)
         with self._lock:
             self._enter_pending()
-            entry = self._owned.get(key)
-            table = self._owned
-            if entry is None:
-                entry, table = self._pinned.get(key), self._pinned
-            if entry is None or entry[0] is not arr:
+            if self._dead:
+                self._reap()
+            found = self._entry_of(arr)
+            if found is None:
                 return False
-            del table[key]
-            self._live_bytes -= entry[1]
+            table, key, (_, nb) = found
+            if table == "pinned":
+                del self._pinned[key]
+            else:
+                self._drop_owned(key)
+            self._live_bytes -= nb
             self._detached += 1
             return True
 
+    def note_donated(self, inputs: object) -> None:
+        """Counts the owned arrays among ``inputs`` that a call deleted by
+        donation (``donate_argnums``) freed now, rather than at the next sweep."""
+        leaves = [x for x in _concrete_leaves(inputs) if x.is_deleted()]
+        if not leaves:
+            return
+        with self._lock:
+            self._enter_pending()
+            for x in leaves:
+                found = self._entry_of(x)
+                if found is None or found[0] == "pinned":
+                    continue
+                entry = self._drop_owned(found[1])
+                if entry is not None:
+                    self._live_bytes -= entry[1]
+                    self._freed += 1
+
     # -- freeing ------------------------------------------------------------
 
-    def _free(self, entry: tuple[Any, int], *, delete: bool = True) -> None:
-        # Caller holds the lock and has removed `entry` from its table.
-        # delete=False drops the registry's reference only: used for arrays
-        # nothing else references (the buffer is freed as the last reference
-        # goes, unless an unowned alias still shares it) and at close for
-        # arrays whose buffer an unowned alias shares.
-        if delete:
-            arr = entry[0]
-            if not arr.is_deleted():
-                arr.delete()
-        self._live_bytes -= entry[1]
-        self._freed += 1
-
     def sweep(self, *, collect: bool = False, donated: bool = True) -> int:
-        """Deletes every owned array that nothing outside the registry references.
+        """Prunes what the session no longer owns, now, whatever the strategy.
+
+        Under ``IN_BACKGROUND`` and ``ON_SAFE_POINTS`` unreferenced arrays are
+        already freed (the registry holds them weakly): a sweep prunes their
+        entries. Under ``ON_SESSION_CLOSE`` it drops the registry's strong
+        references for a moment, so arrays nothing else references are freed,
+        and holds the rest again.
 
         Args:
           collect: run ``gc.collect()`` first, so arrays kept alive only by
-            reference cycles are found too.
+            reference cycles are freed too.
           donated: also drop arrays that are still referenced but were
             deleted by donation (an O(owned) scan; safe points skip it).
 
         Returns:
-          The number of arrays freed (deleted now, or found deleted by donation).
+          The number of arrays found freed since the last prune (dropped,
+          collected, or deleted by donation).
         """
         if collect:
+            self.collections += 1  # (first: a waiter may see the array gone before gc.collect returns)
             gc.collect()
-            self.collections += 1
         with self._lock:
-            dropped = self._enter_pending(sweeping=True)
+            freed0 = self._freed
+            self._enter_pending()
             self._last_sweep = time.perf_counter()
-            if not self._owned:
-                self._pressure = False
-                self._sweep_at = self._sweep_at_idle
-                return dropped
-            entries = list(self._owned.items())
-            dead = _unreferenced(entries, _BASELINE)
-            if donated and len(dead) < len(entries):  # referenced arrays deleted by donation are dead too
-                dead_set = set(dead)
-                dead.extend(k for k, e in entries if k not in dead_set and e[0].is_deleted())
-            del entries
-            for key in dead:
-                entry = self._owned.pop(key, None)
-                if entry is not None:
-                    # Unreferenced: dropping the last reference frees the buffer,
-                    # unless an alias (jax.device_put, addressable_data) shares it.
-                    self._free(entry, delete=False)
-                    del entry
-            survivors = len(self._owned)
-            if self.strategy is ResourceCleanupStrategy.IN_BACKGROUND:
-                self._sweep_at = max(4, survivors)
-            else:
-                self._sweep_at = max(2, survivors // 4)
+            hold = self._hold
+            if hold:
+                arrays = list(hold.values())
+                hold.clear()
+                del arrays  # the registry's references go: arrays only it held die here
+                for key, (r, _, _) in self._owned.items():
+                    a = r()
+                    if a is not None:
+                        hold[key] = a
+            if donated and self._owned:
+                for key, (r, nb, _) in list(self._owned.items()):
+                    a = r()
+                    if a is not None and a.is_deleted():
+                        self._drop_owned(key)
+                        self._live_bytes -= nb
+                        self._freed += 1
+            if self._dead:
+                self._reap()
             if collect and self.memory_limit_bytes is not None:
                 self._pressure = False
                 # Collect again only once the budget is exceeded by new growth.
                 self._collect_at = max(self.memory_limit_bytes, int(self._live_bytes * 1.25))
-            return len(dead) + dropped
+            elif self._collect_at is not None and self._live_bytes <= self._collect_at:
+                self._pressure = False
+            return self._freed - freed0
 
     def _noop(self) -> None:
         return None
 
     def _sweep_at_safe_point(self) -> None:
-        # ON_SAFE_POINTS: sweep when enough was adopted since the last sweep,
-        # under memory pressure, or when the last sweep is over 10 ms old.
-        if (self._owned or self._pending) and (
-            len(self._pending) >= self._sweep_at
-            or self._pressure
-            or time.perf_counter() - self._last_sweep > _SAFE_POINT_MAX_AGE_S
-        ):
+        # ON_SAFE_POINTS: enter what the C hot path adopted, collect cycles
+        # under memory pressure, prune dead bookkeeping once it piles up.
+        if self._pending or self._pressure or len(self._dead) >= _REAP_AT:
             self.sweep(collect=self._pressure, donated=False)
 
     def _assist_at_safe_point(self) -> None:
-        # IN_BACKGROUND: the cleaner thread rarely gets the GIL while a thread
-        # runs a tight loop; that thread then sweeps itself at its next call,
-        # once it has adopted as many arrays as survived the last sweep.
-        if len(self._pending) >= self._sweep_at or self._pressure:
-            self.sweep(collect=self._pressure, donated=False)
+        # IN_BACKGROUND: the cleaner does the rest; arrays the C hot path
+        # adopted are entered here (weakly held from the next call on).
+        if self._pending:
+            with self._lock:
+                self._enter_pending()
+        if self._pressure:
+            self._wake.set()
 
     def _clean_loop(self) -> None:
         try:
@@ -882,30 +1090,19 @@ class OwnershipRegistry:
                 self._free_all()
 
     def _clean_until_stopped(self) -> None:
-        interval = _MIN_INTERVAL_S
-        empty_polls = 0
+        last_scan = time.perf_counter()
         while not self._stop:
-            if not self._owned and not self._pending and not self._pressure:
-                # Nothing owned for a while: poll slowly (adopting never
-                # signals the thread, to keep the hot path a bare append).
-                empty_polls += 1
-                wait = _IDLE_INTERVAL_S if empty_polls > _IDLE_AFTER else _MIN_INTERVAL_S
-                if self._wake.wait(wait):
-                    self._wake.clear()
-                continue
-            empty_polls = 0
-            t0 = time.perf_counter()
-            young = len(self._pending)
             try:
-                self.sweep(collect=self._pressure)
+                now = time.perf_counter()
+                scan = bool(self._owned) and now - last_scan > _DONATION_SCAN_S
+                if self._pending or self._dead or self._pressure or scan:
+                    self.sweep(collect=self._pressure, donated=scan)
+                    if scan:
+                        last_scan = now
             except Exception as e:  # never let the cleaner die; say so once
                 self._cleaner_failed(e)
-            spent = time.perf_counter() - t0
-            # Spend at most ~10% of the time sweeping; back off while a producer
-            # is adopting fast (it sweeps itself when it outruns us).
-            base = _BUSY_INTERVAL_S if young > 2 else _MIN_INTERVAL_S
-            interval = min(_MAX_INTERVAL_S, max(base, 9 * spent))
-            if self._wake.wait(interval):
+            wait = _POLL_INTERVAL_S if (self._owned or self._pending) else _IDLE_INTERVAL_S
+            if self._wake.wait(wait):
                 self._wake.clear()
 
     def _cleaner_failed(self, e: BaseException) -> None:
@@ -1019,26 +1216,42 @@ class OwnershipRegistry:
         self._free_all()
 
     def _free_all(self) -> None:
-        # Deletes every owned array (idempotent); an array whose buffer an
-        # unowned array that something still references shares is only dropped.
+        # Deletes every owned array still alive (idempotent); an array whose
+        # buffer an unowned array that something still references shares is
+        # only dropped.
         try:
             with self._lock:
                 self._enter_pending(closing=True)
-                aliases: dict[int, list[Any]] = {}
-                if self._owned or self._pinned:
-                    aliases = _unowned_aliases([e[0] for t in (self._owned, self._pinned) for e in t.values()])
-                for table in (self._owned, self._pinned):
-                    while table:
-                        _, entry = table.popitem()
-                        try:
-                            cands = aliases.pop(id(entry[0]), None)
-                            shared = cands is not None and _alias_held(entry[0], cands)
-                            del cands
-                            self._free(entry, delete=not shared)
-                        except Exception:  # pragma: no cover - backend already gone
-                            self._live_bytes -= entry[1]
-                            self._freed += 1
-                        del entry
+                if self._dead:
+                    self._reap()
+                items: list[tuple[Any, int]] = []
+                for r, nb, _ in self._owned.values():
+                    a = r()
+                    if a is not None:
+                        items.append((a, nb))
+                    else:  # died since the reap
+                        self._live_bytes -= nb
+                        self._freed += 1
+                items.extend(self._pinned.values())
+                self._owned.clear()  # the refs go with their entries: no callbacks
+                self._pinned.clear()
+                if self._hold is not None:
+                    self._hold.clear()
+                self._dead.clear()
+                aliases = _unowned_aliases([a for a, _ in items]) if items else {}
+                while items:
+                    arr, nb = items.pop()
+                    try:
+                        cands = aliases.pop(id(arr), None)
+                        shared = cands is not None and _alias_held(arr, cands)
+                        del cands
+                        if not shared and not arr.is_deleted():
+                            arr.delete()
+                    except Exception:  # pragma: no cover - backend already gone
+                        pass
+                    self._live_bytes -= nb
+                    self._freed += 1
+                    del arr
         finally:
             self._final_done.set()  # also after an error: nothing waits forever
 
@@ -1053,28 +1266,44 @@ class OwnershipRegistry:
 
     # -- stats --------------------------------------------------------------
 
-    def stats(self) -> SessionStats:
+    def stats(self, top: int = 10) -> SessionStats:
+        """A :class:`SessionStats` snapshot (prunes dead entries first).
+
+        Args:
+          top: how many groups of ``held`` (the largest first).
+        """
         with self._lock:
             self._enter_pending()
+            if self._dead:
+                self._reap()
+            alive = self._alive()
+            live_n = len(alive)
             per_device: dict[str, list[int]] = {}
-            for table in (self._owned, self._pinned):
-                for arr, n in table.values():
-                    try:
-                        shards = arr.addressable_shards if len(arr.sharding.device_set) > 1 else None
-                    except Exception:  # deleted by donation
+            groups: dict[tuple[str, tuple[int, ...], str], list[int]] = {}
+            for arr, n, producer in alive:
+                try:
+                    if arr.is_deleted():  # donated, not pruned yet
                         continue
-                    if shards is None:
-                        (dev,) = arr.sharding.device_set
-                        acc = per_device.setdefault(str(dev), [0, 0])
+                    g = groups.setdefault((producer, tuple(arr.shape), str(arr.dtype)), [0, 0])
+                    g[0] += 1
+                    g[1] += n
+                    shards = arr.addressable_shards if len(arr.sharding.device_set) > 1 else None
+                except Exception:  # deleted meanwhile
+                    continue
+                if shards is None:
+                    (dev,) = arr.sharding.device_set
+                    acc = per_device.setdefault(str(dev), [0, 0])
+                    acc[0] += 1
+                    acc[1] += n
+                else:
+                    for shard in shards:
+                        acc = per_device.setdefault(str(shard.device), [0, 0])
                         acc[0] += 1
-                        acc[1] += n
-                    else:
-                        for shard in shards:
-                            acc = per_device.setdefault(str(shard.device), [0, 0])
-                            acc[0] += 1
-                            acc[1] += _nbytes(shard.data)
+                        acc[1] += _nbytes(shard.data)
+            del alive
+            held = sorted(groups.items(), key=lambda kv: (-kv[1][1], kv[0]))[: max(0, top)]
             return SessionStats(
-                live_buffers=len(self._owned) + len(self._pinned),
+                live_buffers=live_n,
                 live_bytes=self._live_bytes,
                 peak_bytes=self._peak_bytes,
                 allocated_buffers=self._allocated,
@@ -1083,16 +1312,18 @@ class OwnershipRegistry:
                 devices={k: DeviceStats(v[0], v[1]) for k, v in sorted(per_device.items())},
                 strategy=self.strategy,
                 closed=self._closed,
-                bookkeeping_entries=len(self._owned) + len(self._pinned) + len(self._pending),
+                bookkeeping_entries=len(self._owned) + len(self._pinned) + len(self._pending) + len(self._dead)
+                + len(self._batches),
                 cleaner_errors=self.cleaner_errors,
+                held=tuple(HeldArrays(p, shape, dtype, c, b) for (p, shape, dtype), (c, b) in held),
             )
 
     def live_count(self) -> int:
-        """How many arrays the registry holds (owned, pinned, pending), without
+        """How many arrays the registry owns (alive or pending), without
         taking its lock (for finalizers; exact when nothing adopts meanwhile)."""
-        pending = {id(a) for a in list(self._pending)}
-        owned = set(self._owned) | set(self._pinned)
-        return len(owned | pending)
+        n = sum(1 for r, _, _ in list(self._owned.values()) if r() is not None)
+        n += sum(len(arrays) for arrays, _ in list(self._batches))
+        return n + len(self._pinned) + len({id(a) for a in list(self._pending)})
 
     def exhausted_error(self, err: BaseException) -> errors.OpError | None:
         """``errors.ResourceExhaustedError`` for a device out-of-memory error
@@ -1102,11 +1333,10 @@ class OwnershipRegistry:
         text = str(err)
         if "RESOURCE_EXHAUSTED" not in text and "Out of memory" not in text:
             return None
-        s = self.stats()
-        with self._lock:
-            arrays = [e for t in (self._owned, self._pinned) for e in t.values()]
-        arrays.sort(key=lambda e: -e[1])
-        largest = ", ".join(f"{a.dtype}{list(a.shape)} ({n} bytes)" for a, n in arrays[:5])
+        s = self.stats(top=5)
+        largest = ", ".join(
+            f"{h.arrays} x {h.dtype}{list(h.shape)} from {h.producer} ({h.bytes} bytes)" for h in s.held
+        )
         devices = "; ".join(f"{d}: {v.live_buffers} buffers, {v.live_bytes} bytes" for d, v in s.devices.items())
         return errors.ResourceExhaustedError(
             None,
@@ -1119,10 +1349,10 @@ class OwnershipRegistry:
         )
 
     def live_arrays(self) -> list[Any]:
-        """The owned arrays (a new list; holding it keeps them referenced)."""
+        """The owned arrays still alive (a new list; holding it keeps them referenced)."""
         with self._lock:
             self._enter_pending()
-            return [e[0] for e in self._owned.values()] + [e[0] for e in self._pinned.values()]
+            return [a for a, _, _ in self._alive()]
 
 
 def _unowned_aliases(owned: list[Any]) -> dict[int, list[Any]]:
@@ -1150,12 +1380,12 @@ def _unowned_aliases(owned: list[Any]) -> dict[int, list[Any]]:
     return out
 
 
-def _held_outside(cands: list[Any], cached: set[int], baseline: int) -> bool:
+def _held_outside(cands: list[Any], cached: set[int], baseline: int, extra: int = 0) -> bool:
     """Whether an array of ``cands`` is referenced beyond ``cands`` itself and,
-    for those in ``cached`` (ids), the one reference of the owned array's own
-    per-shard cache."""
+    for those in ``cached`` (ids), the ``extra`` references of the owned
+    array's own per-shard cache."""
     for a in cands:
-        n = _getrefcount(a) - (1 if id(a) in cached else 0)
+        n = _getrefcount(a) - (extra if id(a) in cached else 0)
         if n > baseline:
             return True
     return False
@@ -1176,6 +1406,37 @@ def _measure_alias_baseline() -> int:
 
 
 _ALIAS_BASELINE = _measure_alias_baseline()
+# How many references a jax.Array keeps to each per-shard array it caches,
+# keyed by (single device?): measured on a probe array (jaxlib's count is its
+# own: 1 for some versions, 2 for others).
+_cache_refs: dict[bool, int] = {}
+
+
+def _cached_extra(arr: Any) -> int:
+    single = len(arr.sharding.device_set) == 1
+    n = _cache_refs.get(single)
+    if n is None:
+        devices = sorted(arr.sharding.device_set, key=lambda d: d.id)
+        if single:
+            probe = jax.device_put(jnp.zeros(1, jnp.float32), devices[0])
+        else:
+            import numpy as np  # (numpy is a dependency of jax)
+
+            mesh = jax.sharding.Mesh(np.array(devices), ("p",))
+            spec = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("p"))
+            probe = jax.device_put(np.zeros(len(devices), np.float32), spec)
+        buffer_keys(probe)  # the per-shard caches _alias_held's caller filled on arr
+        cands = [probe.addressable_data(0)]
+        lo, hi = 0, 64
+        while lo < hi:  # the smallest extra at which the unheld cached shard counts as unheld
+            mid = (lo + hi) // 2
+            if _held_outside(cands, {id(cands[0])}, _ALIAS_BASELINE, mid):
+                lo = mid + 1
+            else:
+                hi = mid
+        n = _cache_refs[single] = lo
+        del cands, probe
+    return n
 
 
 def _alias_held(arr: Any, cands: list[Any]) -> bool:
@@ -1183,10 +1444,14 @@ def _alias_held(arr: Any, cands: list[Any]) -> bool:
 
     A ``jax.Array`` caches the per-shard arrays ``addressable_data`` returns
     (NumPy conversion creates them too); such an alias that nothing else
-    references dies with ``arr`` and does not keep the buffer.
+    references dies with ``arr`` and does not keep the buffer. Whether one is
+    referenced elsewhere is the one reference count this module reads,
+    against a count measured on a probe array (:func:`_cached_extra`).
     """
     try:
+        buffer_keys(arr)  # fills the caches as on the probe (_unowned_aliases did already)
         cached = {id(arr.addressable_data(i)) for i in range(len(arr.addressable_shards))}
+        extra = _cached_extra(arr) if cached else 0
     except Exception:  # deleted
         return False
-    return _held_outside(cands, cached, _ALIAS_BASELINE)
+    return _held_outside(cands, cached, _ALIAS_BASELINE, extra)

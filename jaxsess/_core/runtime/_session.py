@@ -1,10 +1,12 @@
 """``BaseSession``: a scope that owns the device buffers it produces.
 
 Shared by every session type (graph ``Session``, ``InteractiveSession``,
-``EagerSession``). A session owns one :class:`OwnershipRegistry`; everything
-puts on a device — outputs of ``session.jit`` functions, of eager ops, variable
-values, ``run`` results of a ``device_fetches=True`` graph session — is adopted there and deleted under the session's
-:class:`ResourceCleanupStrategy`, or at ``close()`` at the latest.
+``EagerSession``). A session owns one :class:`OwnershipRegistry`; everything it
+puts on a device — outputs of ``session.wrap``/``session.jit`` functions, of
+eager ops, variable values, ``run`` results of a ``device_fetches=True`` graph
+session — is adopted there: held weakly (freed when the last reference goes)
+or strongly (``ON_SESSION_CLOSE``) under the session's
+:class:`ResourceCleanupStrategy`, and deleted at ``close()`` at the latest.
 """
 
 from __future__ import annotations
@@ -27,18 +29,23 @@ from jax import tree_util
 from jaxsess._core import _context, _display
 from jaxsess._core._config import ConfigProto, apply_gpu_options
 from jaxsess._core.runtime import _compile_notice as _compile_notice
-from jaxsess._core.runtime._native import (  # the C session.jit call (jaxsess/_core/runtime/_hot_jit.c), or None
-    hot as _c_hot,
-)
 from jaxsess._core.runtime._resources import (
     OwnershipRegistry,
     ResourceCleanupStrategy,
     SessionStats,
+    _concrete_types,
     is_concrete_array,
     jit_returns_input_buffers,
 )
 
-__all__ = ["BaseSession", "SessionJitDecorator", "SessionJitted", "get_default_session", "CLOSED_SESSION_MESSAGE"]
+__all__ = [
+    "BaseSession",
+    "SessionJitDecorator",
+    "SessionJitted",
+    "get_default_session",
+    "live_sessions",
+    "CLOSED_SESSION_MESSAGE",
+]
 
 CLOSED_SESSION_MESSAGE = "Attempted to use a closed Session."
 get_ident = threading.get_ident
@@ -57,8 +64,9 @@ _R_co = TypeVar("_R_co", covariant=True)
 
 
 class SessionJitted(Protocol, Generic[_P, _R_co]):
-    """What ``session.jit(fn)`` returns: ``jax.jit(fn)`` whose outputs the
-    session owns. Called with ``fn``'s parameters, it returns ``fn``'s result.
+    """What ``session.jit(fn)`` returns: ``session.wrap(jax.jit(fn))``, whose
+    outputs the session owns. Called with ``fn``'s parameters, it returns
+    ``fn``'s result.
 
     Attributes:
       jitted: the underlying ``jax.jit`` function (its compile cache is
@@ -70,13 +78,18 @@ class SessionJitted(Protocol, Generic[_P, _R_co]):
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R_co: ...
 
     def lower(self, *args: Any, **kwargs: Any) -> Any:
-        """``jax.jit(fn).lower``: a ``jax.stages.Lowered``."""
+        """``jax.jit(fn).lower``: a ``jax.stages.Lowered`` (every attribute is
+        its) whose ``.compile()`` returns a ``Compiled`` whose calls the
+        session owns."""
 
     def trace(self, *args: Any, **kwargs: Any) -> Any:
-        """``jax.jit(fn).trace``: a ``jax.stages.Traced``."""
+        """``jax.jit(fn).trace``: a ``jax.stages.Traced``, owned the same way
+        through ``.lower().compile()``."""
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
         """``jax.jit(fn).eval_shape``: the output's ``jax.ShapeDtypeStruct``s."""
+
+
 _ids = itertools.count()
 _live_sessions: weakref.WeakSet[BaseSession] = weakref.WeakSet()
 
@@ -126,8 +139,8 @@ class BaseSession:
       config: a :class:`ConfigProto`; its GPU options are applied to JAX if
         its backend has not started yet.
       memory_limit_bytes: optional budget in bytes of owned live buffers.
-        When exceeded, the session runs ``gc.collect()`` and a sweep (in the
-        cleaner thread, or at the next safe point), so buffers held only by
+        When exceeded, the session runs ``gc.collect()`` (in the cleaner
+        thread, or at the next safe point), so buffers held only by
         reference cycles are reclaimed before the device runs out.
       name: a label for ``repr`` and the cleaner thread.
 
@@ -205,6 +218,82 @@ class BaseSession:
 
     # -- ownership ----------------------------------------------------------
 
+    def wrap(self, fn: Callable[_P, _R], /, *, name: str | None = None) -> Callable[_P, _R]:
+        """``fn`` whose array outputs the session owns: any callable —
+        ``jax.jit(f)``, ``eqx.filter_jit(f)``, ``pjit``, a Flax ``apply``, a
+        ``jax.stages.Compiled``.
+
+        Args:
+          fn: the callable; any arguments, any pytree out.
+          name: the producer named in ``stats().held`` (default: ``fn``'s
+            ``__qualname__``).
+
+        Returns:
+          A function with ``fn``'s signature and result. Called with concrete
+          arrays, every ``jax.Array`` leaf of its output is adopted (held by
+          weak reference under ``IN_BACKGROUND``/``ON_SAFE_POINTS``, strongly
+          under ``ON_SESSION_CLOSE``, deleted at ``close()`` at the latest)
+          unless it is, or shares a device buffer with, one of the call's
+          inputs: inputs are never owned. Non-array leaves (Equinox modules'
+          functions, Flax modules, Python values) and tracers (a call inside
+          ``jax.jit``/``grad``/``vmap``) pass through untouched. Each call is a
+          safe point. ``__wrapped__`` is ``fn``. The session holds the wrapper
+          weakly.
+
+        Raises:
+          TypeError: ``fn`` is not callable.
+          RuntimeError: the session is closed (also when the result is called).
+          ResourceExhaustedError: a call ran out of device memory (the
+            message says what the session owns).
+        """
+        self._check_open()
+        if not callable(fn):
+            raise TypeError(f"wrap expects a callable, got {type(fn).__name__}: {fn!r:.80}")
+        fresh = isinstance(fn, _FRESH_TYPES) and not jit_returns_input_buffers()
+        wrapped: Callable[_P, _R] = self._wrap(fn, fn, _producer(fn, name), fresh)
+        return wrapped
+
+    def _wrap(self, fn: Callable[..., Any], like: Any, producer: str, fresh: bool, donates: bool = False) -> Any:
+        # The wrapper of wrap/jit. fresh: fn's outputs are new arrays (a
+        # jax.jit call): no input check. donates: fn donates its inputs.
+        registry = self._registry
+        own, own_one, concrete = registry.own_fresh, registry.own_one, _concrete_types
+        adopt = registry.adopt_outputs
+        note_donated = registry.note_donated
+        safe_point = registry.safe_point
+        enter, leave = registry.inflight.append, registry.inflight.remove
+        session = self
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            me = get_ident()
+            enter(me)  # close() waits for this call: its inputs stay valid
+            try:
+                if session._closed or registry._closed:  # (the registry alone at interpreter exit)
+                    raise _closed_error()
+                safe_point()
+                try:
+                    out = fn(*args, **kwargs)
+                except Exception as e:
+                    session._raise_translated(e)
+                if fresh:
+                    if type(out) in concrete:
+                        own_one(out, producer)
+                    else:
+                        own(out, producer)
+                else:  # the one adoption rule: never an input or an alias of one
+                    adopt(out, (args, kwargs) if kwargs else args, producer=producer)
+                if donates:
+                    note_donated((args, kwargs))
+            finally:
+                leave(me)
+            return out
+
+        with contextlib.suppress(AttributeError, TypeError):
+            functools.update_wrapper(call, like)
+        call.__wrapped__ = fn  # type: ignore[attr-defined]
+        self._jitted.add(call)
+        return call
+
     @overload
     def jit(self, fn: Callable[_P, _R], /, **jax_jit_kwargs: Any) -> SessionJitted[_P, _R]: ...
 
@@ -212,7 +301,7 @@ class BaseSession:
     def jit(self, /, **jax_jit_kwargs: Any) -> SessionJitDecorator: ...
 
     def jit(self, fn: Callable[..., Any] | _NotGiven = _NOT_GIVEN, /, **jax_jit_kwargs: Any) -> Any:
-        """``jax.jit(fn, **jax_jit_kwargs)`` whose outputs the session owns.
+        """``session.wrap(jax.jit(fn, **jax_jit_kwargs))``: ``jax.jit`` whose outputs the session owns.
 
         As ``jax.jit``, ``fn`` may be left out: ``@session.jit(static_argnums=1)``
         decorates.
@@ -223,17 +312,15 @@ class BaseSession:
             ``donate_argnums``, ``in_shardings``, ...).
 
         Returns:
-          A :class:`SessionJitted` with ``jax.jit`` semantics. Called with
-          concrete arrays, every ``jax.Array`` leaf of its output is adopted
-          by the session unless it is (or shares a device buffer with) one of
-          the call's inputs. Called inside a JAX trace (``jax.jit``, ``vmap``,
-          ``grad``, ``lax.scan``, ``jax.checkpoint``, ``shard_map``) it is the
-          plain jitted function: tracers are never adopted. ``.lower``,
-          ``.trace`` and ``.eval_shape`` are forwarded. The session holds it
-          weakly: dropping it frees it; its compile cache is cleared when the
-          session closes. Where the C extension ``jaxsess._core.runtime._hot`` is built,
-          positional calls run in C with the same steps (the Python function,
-          ``._python``, runs calls with keyword arguments).
+          A :class:`SessionJitted` with ``jax.jit`` semantics and the
+          ownership of :meth:`wrap`. Called inside a JAX trace it is the plain
+          jitted function: tracers are never adopted. ``.trace``, ``.lower``
+          and ``.eval_shape`` are ``jax.jit``'s, except that what
+          ``.lower(...).compile()`` (or ``.trace(...).lower().compile()``)
+          returns is callable with owned outputs too. Arrays donated
+          (``donate_argnums``) leave the session's account at the call. The
+          session holds it weakly: dropping it frees it; its compile cache is
+          cleared when the session closes.
 
         Raises:
           TypeError: ``fn`` is not callable.
@@ -249,39 +336,21 @@ class BaseSession:
                 f"jit expects a callable, got {type(fn).__name__}: {fn!r:.80}"
             )
         jitted = jax.jit(fn, **jax_jit_kwargs)
-        registry = self._registry
-        adopt = registry.adopt_outputs
-        safe_point = registry.safe_point
-        enter, leave = registry.inflight.append, registry.inflight.remove
-        by_buffer = jit_returns_input_buffers()
+        donates = any(jax_jit_kwargs.get(k) not in (None, (), []) for k in ("donate_argnums", "donate_argnames"))
+        producer = _producer(fn, None)
+        wrapper = self._wrap(jitted, fn, producer, not jit_returns_input_buffers(), donates)
         session = self
 
-        @functools.wraps(fn)
-        def call(*args: Any, **kwargs: Any) -> Any:
-            me = get_ident()
-            enter(me)  # close() waits for this call: its inputs stay valid
-            try:
-                if session._closed or registry._closed:  # (the registry alone at interpreter exit)
-                    raise _closed_error()
-                safe_point()
-                try:
-                    out = jitted(*args, **kwargs)
-                except Exception as e:
-                    session._raise_translated(e)
-                # the one adoption rule (its one-fresh-array case is inlined there)
-                adopt(out, (args, kwargs) if kwargs else args, by_buffer=by_buffer)
-            finally:
-                leave(me)
-            return out
+        def lower(*args: Any, **kwargs: Any) -> Any:
+            return _OwnedStage(jitted.lower(*args, **kwargs), session, producer)
 
-        wrapper: Any = call
-        if _c_hot is not None:  # positional calls in C (the same steps); `call` runs the others
-            wrapper = functools.update_wrapper(_c_hot.SessionJit(call, self, registry, jitted, by_buffer), fn)
-        wrapper.lower = jitted.lower
-        wrapper.trace = jitted.trace
+        def trace(*args: Any, **kwargs: Any) -> Any:
+            return _OwnedStage(jitted.trace(*args, **kwargs), session, producer)
+
+        wrapper.lower = lower
+        wrapper.trace = trace
         wrapper.eval_shape = jitted.eval_shape
         wrapper.jitted = jitted
-        self._jitted.add(wrapper)
         return wrapper
 
     def _translate(self, e: Exception) -> Exception:
@@ -325,7 +394,7 @@ class BaseSession:
                             f"{other._name!r}, or shares its device buffer with an array that "
                             "session owns; detach it there first."
                         )
-        self._registry.adopt_outputs(tree)
+        self._registry.adopt_outputs(tree, producer="track")
         return tree
 
     def detach(self, tree: _T) -> _T:
@@ -358,26 +427,41 @@ class BaseSession:
         return self._registry.owns(array)
 
     def sweep(self, *, collect: bool = False) -> int:
-        """Deletes every owned buffer nothing references, now, whatever the strategy.
+        """Frees every owned buffer nothing references, now, whatever the strategy.
+
+        Under ``IN_BACKGROUND`` and ``ON_SAFE_POINTS`` such buffers are already
+        freed (the session holds its arrays weakly): a sweep prunes their
+        bookkeeping and that of arrays deleted by donation. Under
+        ``ON_SESSION_CLOSE`` it frees the owned arrays nothing else
+        references (the session holds the rest again).
 
         Args:
-          collect: run ``gc.collect()`` first (finds buffers held only by
+          collect: run ``gc.collect()`` first (frees buffers held only by
             reference cycles).
 
         Returns:
-          The number of buffers freed.
+          The number of buffers found freed since the last prune.
+
+        Raises:
+          RuntimeError: the session is closed.
         """
         self._check_open()
         return self._registry.sweep(collect=collect)
 
-    def stats(self) -> SessionStats:
-        """A :class:`SessionStats` snapshot. A safe point. Works after close too."""
+    def stats(self, top: int = 10) -> SessionStats:
+        """A :class:`SessionStats` snapshot. A safe point. Works after close too.
+
+        Args:
+          top: how many groups its ``held`` breakdown ("what holds memory":
+            live owned arrays by producer, shape and dtype, the most bytes
+            first) lists.
+        """
         if not self._closed:
             if self.strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
                 self._registry.sweep(collect=self._registry._pressure)
             else:
                 self._registry.safe_point()
-        st = self._registry.stats()
+        st = self._registry.stats(top)
         return dataclasses.replace(st, bookkeeping_entries=st.bookkeeping_entries + len(self._jitted))
 
     # -- lifecycle ----------------------------------------------------------
@@ -415,7 +499,7 @@ class BaseSession:
             self._registry.close()
             for call in list(self._jitted):
                 with contextlib.suppress(Exception):
-                    call.jitted.clear_cache()
+                    getattr(call, "jitted", None) and call.jitted.clear_cache()
             self._jitted.clear()
         finally:
             self._close_lock.release()
@@ -472,6 +556,72 @@ def _describe(x: Any) -> str:
         return f"{x.dtype}{list(x.shape)}"
     except Exception:
         return type(x).__name__
+
+
+def _producer(fn: Any, name: str | None) -> str:
+    if name is not None:
+        return str(name)
+    for f in (fn, getattr(fn, "__wrapped__", None), getattr(fn, "func", None)):
+        q = getattr(f, "__qualname__", None) or getattr(f, "__name__", None)
+        if isinstance(q, str):
+            return q
+    return type(fn).__name__
+
+
+class _OwnedStage:
+    """A ``jax.stages`` object (``Traced``, ``Lowered``, ``Compiled``) of a
+    ``session.jit`` function: every attribute is the stage's, except that
+    ``.lower``/``.compile`` return owned stages again and calling a compiled
+    one owns its outputs (as :meth:`BaseSession.wrap`)."""
+
+    __slots__ = ("_call", "_producer", "_session", "_stage")
+
+    def __init__(self, stage: Any, session: BaseSession, producer: str) -> None:
+        self._stage = stage
+        self._session = session
+        self._producer = producer
+        self._call: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stage, name)
+
+    def __repr__(self) -> str:
+        return f"<owned by {self._session.name!r}: {self._stage!r}>"
+
+    def lower(self, *args: Any, **kwargs: Any) -> _OwnedStage:
+        return _OwnedStage(self._stage.lower(*args, **kwargs), self._session, self._producer)
+
+    def compile(self, *args: Any, **kwargs: Any) -> _OwnedStage:
+        return _OwnedStage(self._stage.compile(*args, **kwargs), self._session, self._producer)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        call = self._call
+        if call is None:
+            call = self._call = self._session._wrap(
+                self._stage, self._stage, self._producer, not jit_returns_input_buffers()
+            )
+        return call(*args, **kwargs)
+
+
+def _fresh_types() -> tuple[type, ...]:
+    # Callables whose array outputs are always new arrays: jax.jit's (C++)
+    # function type and jax.stages.Compiled. Probed, not imported by a private name.
+    types: list[type] = [jax.stages.Compiled]
+    with contextlib.suppress(Exception):
+        types.append(type(jax.jit(_identity)))
+    return tuple(types)
+
+
+def _identity(x: Any) -> Any:
+    return x
+
+
+_FRESH_TYPES = _fresh_types()
+
+
+def live_sessions() -> list[BaseSession]:
+    """Every session not yet garbage-collected (open or closed), in no order."""
+    return list(_live_sessions)
 
 
 def get_default_session() -> Any:

@@ -26,12 +26,14 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import jax.numpy as jnp
 import numpy as np
 from tensorboard.compat.proto import trackable_object_graph_pb2
 
-from jaxsess._core import _tfproto as _tfproto
+from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes
 from jaxsess._core.graph._graph import Graph, Tensor
 from jaxsess._core.graph._graph_def import import_graph_def
+from jaxsess._core.runtime._graph_session import Session
 from jaxsess._tf1.saved_model import constants, loader as _loader_v1
 from jaxsess._tf1.saved_model.loader import read_saved_model
 from jaxsess._tf1.saved_model.tag_constants import SERVING
@@ -292,8 +294,6 @@ def load(export_dir: str | os.PathLike[str], tags: str | list[str] | None = None
         ``tf.compat.v1.saved_model.loader.load``); a node or function of an op jaxsess cannot
         lower (named by import); a variable the checkpoint lacks (names it).
     """
-    from jaxsess._core.runtime._graph_session import Session
-
     export_dir = os.fsdecode(os.fspath(export_dir))
     saved = read_saved_model(export_dir)
     meta = _pick_meta(saved, tags, export_dir)
@@ -383,10 +383,6 @@ def load(export_dir: str | os.PathLike[str], tags: str | list[str] | None = None
 
 
 def _device_value(value: np.ndarray) -> Any:
-    import jax.numpy as jnp
-
-    from jaxsess._core import dtypes as _dtypes
-
     dt = _dtypes.as_dtype(value.dtype)
     with _dtypes.x64_scope(dt):
         return jnp.asarray(value)

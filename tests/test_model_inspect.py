@@ -39,7 +39,7 @@ def test_keras_h5_is_read_and_run_on_a_random_input() -> None:
     out = proc.stdout
     assert "keras h5" in out and "load with: model = tf.keras.models.load_model(PATH)" in out
     assert "input  input_12: float32 [?, 12, 12, 1]" in out
-    assert "ops jaxsess cannot lower: none" in out
+    assert "layers jaxsess cannot build: none" in out
     assert "random input through 'keras':\n  dense_19/Softmax: float32 [1, 4]" in out
 
 

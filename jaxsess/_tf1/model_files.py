@@ -79,7 +79,8 @@ class TensorInfo:
 @dataclass
 class ModelReport:
     """What :func:`inspect_model` found. ``ops``: op type -> count over the graph and its function
-    library; ``unsupported``: those jaxsess cannot lower; ``signatures``: key ->
+    library (for a Keras ``.h5``: layer class -> count); ``unsupported``: those jaxsess cannot
+    lower (build); ``signatures``: key ->
     ``(inputs, outputs)``; ``outputs``: signature key -> output name -> ``(dtype, shape)`` of
     the random-input run; ``error``: why loading or running failed (one line)."""
 
@@ -117,13 +118,15 @@ class ModelReport:
         if self.ops:
             total = sum(self.ops.values())
             lib = f", {self.functions} library functions" if self.functions else ""
-            lines.append(f"ops: {total} nodes of {len(self.ops)} types{lib}")
+            # a Keras .h5 holds layers (their classes counted), not ops
+            what, nodes, verb = ("layers", "layers", "build") if self.kind == "keras_h5" else ("ops", "nodes", "lower")
+            lines.append(f"{what}: {total} {nodes} of {len(self.ops)} types{lib}")
             if self.unsupported:
-                lines.append(f"ops jaxsess cannot lower: {len(self.unsupported)} types, "
-                             f"{sum(self.unsupported.values())} nodes")
+                lines.append(f"{what} jaxsess cannot {verb}: {len(self.unsupported)} types, "
+                             f"{sum(self.unsupported.values())} {nodes}")
                 lines.extend(f"  {op}: {n}" for op, n in sorted(self.unsupported.items(), key=lambda kv: (-kv[1], kv[0])))
             else:
-                lines.append("ops jaxsess cannot lower: none")
+                lines.append(f"{what} jaxsess cannot {verb}: none")
         for key, values in self.outputs.items():
             lines.append(f"random input through '{key}':")
             lines.extend(f"  {name}: {dtype} {_shape_text(list(shape))}" for name, (dtype, shape) in values.items())

@@ -259,3 +259,65 @@ def test_jaxsess_own_graph_defs_keep_registry_ops():
     with g2.as_default():
         tf.import_graph_def(g.as_graph_def(), name="")
     assert g2.get_operation_by_name("r").type == g.get_operation_by_name("r").type != "TFNode"
+
+
+# -- function libraries (control flow v2, tf.function calls) -------------------------------------
+
+
+def _run_alt(case: str, g: tf.Graph) -> list[Any]:
+    alt = GOLDENS[case]["alt"]
+    with tf.Session(graph=g) as s:
+        return s.run(GOLDENS[case]["fetches"], {k: _dec(v) for k, v in alt["feeds"].items()})  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("case", ["call_v2", "cond_v2", "case_v2", "while_v2"])
+def test_function_library_graphs_compute_tfs_values(case):
+    """``PartitionedCall``, ``StatelessIf`` (both branches), ``StatelessCase`` (an index out of range
+    runs the last branch) and ``StatelessWhile`` (no iteration too), as TF computes them."""
+    g = _import(case)
+    c = GOLDENS[case]
+    for what, got, values in (("feeds", _run_case(case, g), c["values"]), ("alt", _run_alt(case, g), c["alt"]["values"])):
+        assert len(got) == len(values)
+        for name, v, want in zip(c["fetches"], got, values):
+            _check(v, _dec(want), f"{case} ({what}): {name}")
+
+
+def test_function_call_ops_know_their_output_shapes_at_import():
+    g = _import("call_v2")
+    call = g.get_operation_by_name("PartitionedCall")
+    assert [t.shape.as_list() for t in call.outputs] == [[2, 2], []]
+    assert [t.dtype for t in call.outputs] == [tf.float32, tf.float32]
+    w = _import("while_v2").get_operation_by_name("loop")
+    assert w.get_attr("tf_op") == "StatelessWhile"
+    assert [t.shape.as_list() for t in w.outputs] == [[], [], [], [2], []]  # counter, max, i, x, n
+    assert all(t.shape.is_fully_defined() for t in w.outputs)
+
+
+def test_function_library_round_trips():
+    g = _import("cond_v2")
+    out = g.as_graph_def()
+    assert sorted(f.signature.name for f in out.library.function) == sorted(
+        f.signature.name for f in _graph_def("cond_v2").library.function)
+    g2 = tf.Graph()
+    with g2.as_default():
+        tf.import_graph_def(out, name="")
+    c = GOLDENS["cond_v2"]
+    for v, want in zip(_run_case("cond_v2", g2), c["values"]):
+        _check(v, _dec(want), "re-imported")
+
+
+def test_missing_library_function_names_node_and_function():
+    gd = _graph_def("call_v2")
+    del gd.library.function[:]
+    g = tf.Graph()
+    with g.as_default(), pytest.raises(ValueError) as e:
+        tf.import_graph_def(gd, name="")
+    assert "node 'PartitionedCall' (op 'PartitionedCall')" in str(e.value)
+    assert "attribute 'f' names function '__inference_f_" in str(e.value)
+    assert "not in the GraphDef's function library" in str(e.value)
+
+
+def test_while_loop_whose_variable_changes_shape_is_refused_naming_the_node():
+    msg = _import_error(_graph_def("while_v2_grow"))
+    assert "node 'grow' (op 'StatelessWhile')" in msg
+    assert "loop variable 3 changes shape from [1] to [2]" in msg and "shape_invariants" in msg

@@ -22,9 +22,11 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
 * ``train_sgd`` — a TF1 training graph (not frozen): ``VariableV2``,
   ``Assign``, ``ApplyGradientDescent`` and a resource variable's
   ``ResourceApplyGradientDescent``; two training steps;
-* ``cond_v2``/``while_v2``/``call_v2`` — control flow v2 and a ``tf.function``
-  call: ``If``/``StatelessIf``, ``While``/``StatelessWhile``, ``PartitionedCall``
-  with their ``FunctionDefLibrary``;
+* ``cond_v2``/``case_v2``/``while_v2``/``call_v2`` — control flow v2 and a
+  ``tf.function`` call: ``If``/``StatelessIf``, ``Case``, ``While``/``StatelessWhile``,
+  ``PartitionedCall`` with their ``FunctionDefLibrary`` (``alt``: a second
+  run with other feeds: the other branch, an index out of range, no iteration);
+* ``while_v2_grow`` — a v2 loop whose variable changes shape (``shape_invariants``);
 * ``while_v1``/``rnn_v1`` — control flow v1: a ``tf.while_loop`` and a frozen
   ``dynamic_rnn`` (``Switch``, ``Merge``, ``Enter``, ``Exit``,
   ``NextIteration``, ``LoopCond``, ``TensorArray*V3``);
@@ -145,13 +147,23 @@ def train_sgd() -> None:
           init=init.name, train=train.name, steps=2)
 
 
-def _v2_graph(name: str, build: Any) -> None:
-    g = tf.Graph()
-    with g.as_default():
-        feeds, fetches = build()
-        with tf.Session() as s:
-            vals = s.run(fetches, {k: v for k, v in feeds.items()})
-    _save(name, g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [t.name for t in fetches], vals)
+def _v2_graph(name: str, build: Any, alt: dict[str, Any] | None = None) -> None:
+    """A graph with control flow v2; ``alt``: other values of some feeds, run too (goldens' ``alt``)."""
+    tf.enable_control_flow_v2()
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            feeds, fetches = build()
+            with tf.Session() as s:
+                vals = s.run(fetches, feeds)
+                extra = {}
+                if alt is not None:
+                    alt_feeds = {k: alt.get(k.op.name, v) for k, v in feeds.items()}
+                    extra["alt"] = {"feeds": {k.name: _enc(v) for k, v in alt_feeds.items()},
+                                    "values": [_enc(v) for v in s.run(fetches, alt_feeds)]}
+    finally:
+        tf.disable_control_flow_v2()
+    _save(name, g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [t.name for t in fetches], vals, **extra)
 
 
 def cond_v2() -> None:
@@ -162,11 +174,27 @@ def cond_v2() -> None:
         y2 = tf.cond(tf.reduce_sum(x) > 0.0, lambda: x * 3.0, lambda: x - 3.0, name="cond2")
         return {x: np.array([1.0, -2.0, 0.5], np.float32), p: np.array(False)}, [y, y2]
 
-    tf.enable_control_flow_v2()
-    try:
-        _v2_graph("cond_v2", build)
-    finally:
-        tf.disable_control_flow_v2()
+    _v2_graph("cond_v2", build, {"p": np.array(True), "x": np.array([-1.0, -2.0, 0.5], np.float32)})
+
+
+def case_v2() -> None:
+    def build() -> Any:
+        x = tf.placeholder(tf.float32, [2], name="x")
+        i = tf.placeholder(tf.int32, [], name="i")
+        y = tf2.switch_case(i, [lambda: x + 1.0, lambda: x * 10.0, lambda: -x], name="case")
+        return {x: np.array([1.5, -2.0], np.float32), i: np.array(1, np.int32)}, [y]
+
+    _v2_graph("case_v2", build, {"i": np.array(7, np.int32)})
+
+
+def while_v2_grow() -> None:
+    def build() -> Any:
+        x = tf.placeholder(tf.float32, [1], name="x")
+        _, y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, tf.concat([v, v], 0)), [tf.constant(0), x],
+                             shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])], name="grow")
+        return {x: np.array([2.0], np.float32)}, [y]
+
+    _v2_graph("while_v2_grow", build)
 
 
 def while_v2() -> None:
@@ -177,11 +205,7 @@ def while_v2() -> None:
         _, y = tf.while_loop(lambda i, v: i < n, lambda i, v: (i + 1, v * 1.5 + 1.0), [i0, x], name="loop")
         return {x: np.array([1.0, -1.0], np.float32), n: np.array(4, np.int32)}, [y]
 
-    tf.enable_control_flow_v2()
-    try:
-        _v2_graph("while_v2", build)
-    finally:
-        tf.disable_control_flow_v2()
+    _v2_graph("while_v2", build, {"n": np.array(0, np.int32)})
 
 
 def call_v2() -> None:
@@ -196,7 +220,7 @@ def call_v2() -> None:
         return ({a: np.arange(6, dtype=np.float32).reshape(2, 3), b: np.ones((3, 2), np.float32)},
                 [tf.identity(y, name="y"), tf.identity(s, name="s")])
 
-    _v2_graph("call_v2", build)
+    _v2_graph("call_v2", build, {"a": np.full((2, 3), -1.0, np.float32)})
 
 
 def while_v1() -> None:
@@ -257,7 +281,8 @@ def lstm_v2() -> None:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for case in (keras_reshape_pack, tensordot, range_split, train_sgd, cond_v2, while_v2, call_v2,
+    for case in (keras_reshape_pack, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
+                 call_v2,
                  while_v1, rnn_v1, lstm_v2):
         case()
     (OUT / "goldens.json").write_text(json.dumps(GOLDENS, indent=1, sort_keys=True) + "\n")

@@ -81,10 +81,12 @@ from jaxsess._core.graph._graph import (
 from jaxsess._core.graph._host import note_op
 from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs, tf_op_def, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.graph._tf_function import CALL_OPS as CALL_OPS  # registers the function-call ops
 from jaxsess._core.graph._tf_node import (
     TF_NODE,
     FunctionLibrary,
     NotFoldable,
+    TFFunction,
     arg_counts,
     arg_dtypes,
     decode_attrs,
@@ -705,6 +707,11 @@ def _import_tf_node(
         except NotFoldable as e:
             if not e.needs_shapes:
                 raise ValueError(static_input_error(name, op_type, i, inputs[i], e).split(": ", 1)[1]) from None
+    for k, v in attrs.items():
+        for f in v if isinstance(v, tuple) and not isinstance(v, TFFunction) else (v,):
+            if isinstance(f, TFFunction) and (library is None or f.name not in library.functions):
+                raise ValueError(f"attribute '{k}' names function '{f.name}', which is not in the GraphDef's "
+                                 "function library")
     kind = node_kind(lw, attrs)
     saved = _tfproto.NodeDef()
     for k, av in node.attr.items():

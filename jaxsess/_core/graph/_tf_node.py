@@ -602,11 +602,19 @@ def infer_specs(kind: str, name: str, inputs: Sequence[Tensor], attrs: dict[str,
     if any(i not in attrs["static_values"] for i in static_positions(lw, len(inputs))):
         return None
     probe = dict(attrs, _name=name, _stateful=kind != TF_NODE)
-    wide = any(isinstance(d, _dtypes.DType) and _dtypes.is_64bit(d) for d in attrs["out_dtypes"])
-    if wide:
-        with _dtypes.x64_scope():
-            return infer_output_specs(REGISTRY[kind], inputs, probe)
-    return infer_output_specs(REGISTRY[kind], inputs, probe)
+    wide = any(isinstance(d, _dtypes.DType) and _dtypes.is_64bit(d) for d in attrs["out_dtypes"]) or any(
+        _dtypes.is_64bit(t.dtype) for t in inputs if t.dtype != _dtypes.string)
+    with _dtypes.x64_scope() if wide else _nullcontext():
+        if all(t.shape.is_fully_defined() and t.dtype != _dtypes.string for t in inputs):
+            # Shapes known: the lowering's own error (naming the node) is the message.
+            args = [jax.ShapeDtypeStruct(tuple(t.shape.as_list()), t.dtype.np_dtype) for t in inputs]
+            if kind == TF_NODE:
+                out = jax.eval_shape(lambda *xs: _tf_node_impl(*xs, **probe), *args)
+            else:
+                out = jax.eval_shape(lambda *xs: _tf_node_impl(None, *xs, **probe), *args)
+            leaves = [out] if len(attrs["out_dtypes"]) == 1 else list(out)
+            return [(TensorShape(list(v.shape)), _dtypes.as_dtype(v.dtype)) for v in leaves]
+        return infer_output_specs(REGISTRY[kind], inputs, probe)
 
 
 # -- folding on the host ------------------------------------------------------------------------

@@ -321,3 +321,47 @@ def test_while_loop_whose_variable_changes_shape_is_refused_naming_the_node():
     msg = _import_error(_graph_def("while_v2_grow"))
     assert "node 'grow' (op 'StatelessWhile')" in msg
     assert "loop variable 3 changes shape from [1] to [2]" in msg and "shape_invariants" in msg
+
+
+# -- TF1 control-flow frames (control flow v1) ------------------------------------------------
+
+
+def test_v1_while_and_cond_compute_tfs_values():
+    """A v1 ``tf.while_loop`` (Enter/Merge/Switch/LoopCond/NextIteration/Exit) becomes a ``While``
+    with functions made of its frame; a v1 ``tf.cond`` a select of its two sides."""
+    g = _import("while_v1")
+    assert [op.get_attr("tf_op") for op in g.get_operations() if op.type == "TFNode"] == ["While"]
+    assert g.get_operation_by_name("loop/Exit_1").type == "Identity"  # Exit keeps its name
+    c = GOLDENS["while_v1"]
+    for what, got, values in (("feeds", _run_case("while_v1", g), c["values"]),
+                              ("alt", _run_alt("while_v1", g), c["alt"]["values"])):
+        for name, v, want in zip(c["fetches"], got, values):
+            _check(v, _dec(want), f"while_v1 ({what}): {name}")
+
+
+def test_v1_frozen_dynamic_rnn_with_tensor_arrays_computes_tfs_values():
+    got = _run_case("rnn_v1")
+    c = GOLDENS["rnn_v1"]
+    for name, v, want in zip(c["fetches"], got, c["values"]):
+        _check(v, _dec(want), f"rnn_v1: {name}")
+
+
+def test_v1_graph_with_cycles_exports_as_v2():
+    g = _import("while_v1")
+    out = g.as_graph_def()
+    assert not {n.op for n in out.node} & {"Enter", "Exit", "Merge", "Switch", "NextIteration", "LoopCond"}
+    assert sorted(f.signature.name for f in out.library.function) == [
+        "loop/while_context/body", "loop/while_context/cond"]
+    g2 = tf.Graph()
+    with g2.as_default():
+        tf.import_graph_def(out, name="")
+    for name, v, want in zip(GOLDENS["while_v1"]["fetches"], _run_case("while_v1", g2), GOLDENS["while_v1"]["values"]):
+        _check(v, _dec(want), f"re-imported: {name}")
+
+
+def test_v1_merge_that_is_not_a_cond_is_refused_naming_it():
+    gd = _graph_def("while_v1")
+    merge = _node(gd, "cond/Merge")
+    merge.input[0] = "x"  # one side no longer comes from the Switch
+    msg = _import_error(gd)
+    assert "node 'cond/Merge' (op 'Merge')" in msg and "does not depend on a Switch" in msg

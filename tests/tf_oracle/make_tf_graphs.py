@@ -235,9 +235,12 @@ def while_v1() -> None:
         p = tf.placeholder(tf.bool, [], name="p")
         c = tf.identity(tf.cond(p, lambda: x * 2.0, lambda: x - 1.0), name="c")
         feeds = {x: np.array([1.0, -1.0], np.float32), n: np.array(3, np.int32), p: np.array(True)}
+        alt = {x: np.array([2.0, 0.5], np.float32), n: np.array(0, np.int32), p: np.array(False)}
         with tf.Session() as s:
             vals = s.run([y, c], feeds)
-    _save("while_v1", g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [y.name, c.name], vals)
+            alt_vals = s.run([y, c], alt)
+    _save("while_v1", g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [y.name, c.name], vals,
+          alt={"feeds": {k.name: _enc(v) for k, v in alt.items()}, "values": [_enc(v) for v in alt_vals]})
 
 
 def rnn_v1() -> None:

@@ -81,6 +81,7 @@ from jaxsess._core.graph._graph import (
 from jaxsess._core.graph._host import note_op
 from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs, tf_op_def, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.graph._tf_frames import functionalize, has_v1_control_flow
 from jaxsess._core.graph._tf_function import CALL_OPS as CALL_OPS  # registers the function-call ops
 from jaxsess._core.graph._tf_node import (
     TF_NODE,
@@ -495,6 +496,8 @@ def import_graph_def(
     """
     if not isinstance(graph_def, _tfproto.GraphDef):
         raise TypeError(f"graph_def must be a GraphDef proto, got {type(graph_def).__name__}.")
+    if has_v1_control_flow(graph_def):  # TF1's frames: rewritten as control flow v2 (graph/_tf_frames)
+        graph_def = functionalize(graph_def)
     library = FunctionLibrary.from_proto(graph_def.library) if graph_def.library.function else None
     # TF's op-set table reads GraphDefs TF wrote; jaxsess's own files keep its registry's mappings.
     use_table = graph_def.versions.producer != PRODUCER

@@ -48,7 +48,6 @@ from jax import lax
 from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes, errors as errors
 from jaxsess._core.graph._registry import tf_op_def as registry_tf_op, tf_type_to_op
 from jaxsess._core.graph._tf_node import (
-    RESOURCE,
     FunctionLibrary,
     TFFunction,
     TFNodeContext,
@@ -472,10 +471,9 @@ def _device_value(v: Any) -> Any:
 @register_tf_lowering("While", "StatelessWhile")
 def _while(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
     lib = _library(ctx)
-    types = attrs["T"]
-    if any(t == RESOURCE for t in types):
-        raise ctx.error("has resource loop variables (variables captured by a while loop), which jaxsess does not "
-                        "support yet")
+    if any(isinstance(v, VarRef) for v in inputs):
+        raise ctx.error("has variables as loop variables (resources captured by a while loop), which jaxsess "
+                        "does not support yet")
     init = tuple(_device_value(a) for a in inputs)
     cond_f, body_f = attrs["cond"], attrs["body"]
 

@@ -86,6 +86,8 @@ VARIANT = "variant"
 """The value of a type attribute that names TF's ``DT_VARIANT`` (``TensorList``\\ s, datasets)."""
 _SPECIAL_TYPES = {_tfproto.types_pb2.DT_RESOURCE: RESOURCE, _tfproto.types_pb2.DT_VARIANT: VARIANT}
 
+# TensorArray ops' "flow" arguments (TF: a float scalar ordering the writes): here the array's contents.
+_FLOW_ARGS = frozenset({"flow", "flow_in", "flow_out"})
 # The ops whose value is a function of their inputs' shapes only.
 _SHAPE_OPS = frozenset({"Shape", "Size", "Rank", "ShapeN"})
 
@@ -260,9 +262,13 @@ def arg_counts(args: Sequence[Any], attrs: Mapping[str, Any]) -> list[int]:
 
 def arg_dtypes(args: Sequence[Any], attrs: Mapping[str, Any]) -> list[tuple[_dtypes.DType | str, bool]]:
     """The dtype of each tensor of ``args`` (flattened, as :func:`arg_counts`) and whether it
-    is a ref (``is_ref``); :data:`RESOURCE`/:data:`VARIANT` for TF's handle types."""
+    is a ref (``is_ref``); :data:`RESOURCE`/:data:`VARIANT` for TF's handle types, and
+    :data:`VARIANT` for a ``TensorArray``'s flow (its contents, see ``graph/_tf_frames``)."""
     out: list[tuple[_dtypes.DType | str, bool]] = []
     for a, n in zip(args, arg_counts(args, attrs)):
+        if a.name in _FLOW_ARGS and a.type == _tfproto.types_pb2.DT_FLOAT:
+            out.append((VARIANT, False))  # a TensorArray's flow: its contents here (graph/_tf_frames)
+            continue
         if a.type_list_attr:
             out.extend((t, a.is_ref) for t in attrs[a.type_list_attr])
             continue

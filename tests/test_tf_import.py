@@ -10,6 +10,10 @@ shapes exactly). Lowerings the op-set table does not hold yet come from
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -365,3 +369,17 @@ def test_v1_merge_that_is_not_a_cond_is_refused_naming_it():
     merge.input[0] = "x"  # one side no longer comes from the Switch
     msg = _import_error(gd)
     assert "node 'cond/Merge' (op 'Merge')" in msg and "does not depend on a Switch" in msg
+
+
+def test_docs_page_code_blocks_run(tmp_path):
+    """``docs/tf-import.md``'s ```python blocks run as written, each page in a fresh process and a temp cwd."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "tf-import.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    assert len(blocks) >= 3
+    script = tmp_path / "page.py"
+    script.write_text("\n\n".join(f"def _block_{i}():\n" + "".join(f"    {line}\n" for line in b.splitlines())
+                                  + f"\n_block_{i}()\n" for i, b in enumerate(blocks)))
+    env = dict(os.environ, PYTHONPATH=str(page.parent.parent))
+    r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]

@@ -1,0 +1,510 @@
+"""Function libraries: a GraphDef's ``FunctionDef``\\ s lowered as JAX functions.
+
+TF 2.x writes ``tf.function`` calls and control flow v2 as nodes that name
+functions of the GraphDef's ``library``: ``PartitionedCall``/
+``StatefulPartitionedCall`` (``f``), ``If``/``StatelessIf``
+(``then_branch``, ``else_branch``), ``Case``/``StatelessCase``
+(``branches``), ``While``/``StatelessWhile`` (``cond``, ``body``). This
+module registers their lowerings in TF's op-set table
+(:data:`~jaxsess._core.graph._tf_opset.TF_LOWERINGS`) and installs how a
+lowering's ``ctx.function(f)`` turns a function into a JAX function
+(:func:`function_of`):
+
+* a function body is interpreted when it is traced: its ``node_def``\\ s in
+  dependency order, each by its lowering in TF's table (TF's attributes
+  with the ``OpDef``'s defaults, placeholders ``$T`` resolved from the
+  call's ``func`` attributes), else by jaxsess's registered op of that TF
+  type (its ``TFOp`` mapping, constant inputs folded); a node whose op type
+  is a library function is a call of it;
+* constants are folded on the host as at import (``Const``, ``Shape``/
+  ``Size``/``Rank``/``ShapeN`` — every shape is concrete while tracing — and
+  stateless ops of folded values), so static inputs inside bodies work;
+* ``If`` → ``lax.cond`` (a condition folded on the host picks its branch at
+  trace time), ``Case`` → ``lax.switch`` (an index out of range runs the
+  last branch, as TF), ``While`` → ``lax.while_loop`` (loop variables keep
+  their shapes and dtypes: TF's ``shape_invariants`` that let a shape
+  change are refused, naming the node), a call → the body inline;
+* a resource argument of a call is the caller's variable: ``ReadVariableOp``
+  and ``Assign*VariableOp`` in the body read and assign it (assigning is
+  refused inside ``If``/``Case``/``While`` bodies); random ops in bodies get
+  keys folded from the calling node's key (and the loop iteration).
+
+Errors name the calling node, the function and the body node.
+
+Imports: ``_core`` only (graph/ modules before this one).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes, errors as errors
+from jaxsess._core.graph._registry import tf_op_def as registry_tf_op, tf_type_to_op
+from jaxsess._core.graph._tf_node import (
+    FunctionLibrary,
+    TFFunction,
+    TFNodeContext,
+    VarRef,
+    arg_counts,
+    arg_dtypes,
+    call_lowering,
+    decode_attr_value,
+    decode_attrs,
+    set_function_lowerer,
+    static_positions,
+)
+from jaxsess._core.graph._tf_opset import TF_LOWERINGS, register_tf_lowering, tf_op_def
+
+__all__ = ["function_of", "CALL_OPS"]
+
+CALL_OPS = frozenset({"PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case", "StatelessCase",
+                      "While", "StatelessWhile"})
+"""The TF op types this module lowers (the import engine owns them)."""
+
+_SHAPE_OPS = frozenset({"Shape", "Size", "Rank", "ShapeN"})
+_VARIABLE_BODY_OPS = frozenset({"ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+_PASS_THROUGH = frozenset({"Identity", "IdentityN", "StopGradient", "Snapshot", "PreventGradient"})
+
+
+class _BodyContext(TFNodeContext):
+    """The ``ctx`` of a node inside a function body: the caller's variables and randomness."""
+
+    def __init__(self, parent: TFNodeContext, fname: str, node_name: str, op_type: str, library: FunctionLibrary,
+                 in_control_flow: bool, fold: Any = None) -> None:
+        self.parent = parent
+        self.name = f"{parent.name}/{fname}/{node_name}"
+        self.op_type = op_type
+        self.library = library
+        self.in_control_flow = in_control_flow
+        self.fold = fold
+
+    def read_variable(self, ref: VarRef) -> Any:
+        if not isinstance(ref, VarRef):
+            raise self.error("reads a resource that is not a variable of the caller")
+        return self.parent.read_variable(ref)
+
+    def assign_variable(self, ref: VarRef, value: Any) -> Any:
+        if not isinstance(ref, VarRef):
+            raise self.error("assigns a resource that is not a variable of the caller")
+        if self.in_control_flow:
+            raise self.error(f"assigns variable '{ref.name}' inside an If/Case/While body, which jaxsess "
+                             "does not support")
+        return self.parent.assign_variable(ref, value)
+
+    def rng_key(self, *seeds: Any) -> Any:
+        key = jax.random.fold_in(self.parent.rng_key(), np.uint32(zlib.crc32(self.name.encode())))
+        if self.fold is not None:
+            key = jax.random.fold_in(key, self.fold)
+        return key
+
+    def rng_stream(self, *seeds_and_n: Any) -> Any:
+        raise self.error("draws TF's random stream inside a function body, which jaxsess does not support")
+
+    def function(self, f: TFFunction) -> Callable[..., list[Any]]:
+        return function_of(self, f, self.library)
+
+
+def function_of(ctx: TFNodeContext, f: TFFunction, library: FunctionLibrary,
+                in_control_flow: bool = False, fold: Any = None) -> Callable[..., list[Any]]:
+    """The JAX function of library function ``f`` called by the node of ``ctx``:
+    ``fn(*args) -> list of outputs`` (its ``signature``'s output args in order).
+
+    Raises:
+      ValueError: ``f`` is not in ``library`` (at the call: an ``InvalidArgumentError`` naming the node).
+    """
+    try:
+        fdef = library.get(f.name)
+    except ValueError as e:
+        raise ctx.error(str(e)) from None
+
+    def fn(*args: Any) -> list[Any]:
+        return _run_body(ctx, f, fdef, library, list(args), in_control_flow, fold)
+
+    return fn
+
+
+def _order(fdef: Any) -> list[Any]:
+    """The body's nodes in dependency order (TF does not sort them)."""
+    by_name = {n.name: n for n in fdef.node_def}
+    order: list[Any] = []
+    state: dict[str, int] = {}
+    for root in fdef.node_def:
+        if state.get(root.name):
+            continue
+        stack: list[tuple[Any, int]] = [(root, 0)]
+        state[root.name] = 1
+        while stack:
+            node, k = stack.pop()
+            deps = [s.lstrip("^").split(":")[0] for s in node.input]
+            while k < len(deps) and (deps[k] not in by_name or state.get(deps[k]) == 2):
+                k += 1
+            if k == len(deps):
+                state[node.name] = 2
+                order.append(node)
+                continue
+            stack.append((node, k + 1))
+            dep = by_name[deps[k]]
+            if state.get(dep.name) == 1:
+                raise ValueError(f"function '{fdef.signature.name}': node '{dep.name}' (op '{dep.op}'): its inputs "
+                                 "form a cycle")
+            state[dep.name] = 1
+            stack.append((dep, 0))
+    return order
+
+
+def _resolve_attrs(node: Any, call_attrs: Mapping[str, Any]) -> dict[str, Any]:
+    """The node's ``AttrValue``\\ s with placeholders (``$T``) resolved from the call's attributes."""
+    out: dict[str, Any] = {}
+    for k, av in node.attr.items():
+        if av.WhichOneof("value") == "placeholder":
+            sub = call_attrs.get(av.placeholder)
+            if sub is None:
+                raise ValueError(f"attribute '{k}' names the function attribute '{av.placeholder}', "
+                                 "which the call does not give")
+            out[k] = sub
+        else:
+            out[k] = av
+    return out
+
+
+def _is_host(v: Any) -> bool:
+    return isinstance(v, np.ndarray | np.generic)
+
+
+def _host(v: Any) -> np.ndarray | None:
+    """``v`` as a host value when it is one (or a concrete JAX array), else ``None``."""
+    if _is_host(v):
+        return np.asarray(v)
+    if isinstance(v, jax.Array) and not isinstance(v, jax.core.Tracer):
+        return np.asarray(v)
+    return None
+
+
+def _run_body(ctx: TFNodeContext, f: TFFunction, fdef: Any, library: FunctionLibrary, args: list[Any],
+              in_control_flow: bool, fold: Any) -> list[Any]:
+    sig = fdef.signature
+    fname = sig.name
+    if len(args) != len(sig.input_arg):
+        raise ctx.error(f"function '{fname}' takes {len(sig.input_arg)} argument(s), the call gives {len(args)}")
+    env: dict[str, Any] = {}
+    for a, v in zip(sig.input_arg, args):
+        if a.number_attr or a.type_list_attr:
+            raise ctx.error(f"function '{fname}': argument '{a.name}' is a list of tensors, which jaxsess does "
+                            "not support in function signatures")
+        env[a.name] = v
+    outs_of: dict[str, tuple[Any, list[Any]]] = {}  # node -> (its OpDef or None, its flat outputs)
+
+    def value(ref: str, node_name: str) -> Any:
+        if ref in env:
+            return env[ref]
+        parts = ref.split(":")
+        node_ref = parts[0]
+        if node_ref not in outs_of:
+            raise ValueError(f"input '{ref}' of node '{node_name}' is not an argument or a node of the function")
+        op_def, flat = outs_of[node_ref]
+        if len(parts) == 1:
+            return flat[0]
+        if len(parts) == 2:  # 'node:k' (a flat index; not TF's function spelling, but unambiguous)
+            return flat[int(parts[1])]
+        arg_name, idx = parts[1], int(parts[2])
+        if op_def is None:
+            return flat[idx]
+        offset = 0
+        for a, n in zip(op_def.output_arg, _counts[node_ref]):
+            if a.name == arg_name:
+                if idx >= n:
+                    raise ValueError(f"input '{ref}' of node '{node_name}': output '{arg_name}' has {n} tensor(s)")
+                return flat[offset + idx]
+            offset += n
+        raise ValueError(f"input '{ref}' of node '{node_name}': TF's op has no output '{arg_name}'")
+
+    _counts: dict[str, list[int]] = {}
+    try:
+        order = _order(fdef)
+    except ValueError as e:
+        raise ctx.error(str(e)) from None
+    for node in order:
+        try:
+            inputs = [value(s, node.name) for s in node.input if not s.startswith("^")]
+            attr_map = _resolve_attrs(node, f.attrs)
+        except ValueError as e:
+            raise ctx.error(f"function '{fname}': {e}") from None
+        bctx = _BodyContext(ctx, fname, node.name, node.op, library, in_control_flow, fold)
+        op_def, flat, counts = _run_node(bctx, node, attr_map, inputs, library)
+        outs_of[node.name] = (op_def, flat)
+        _counts[node.name] = counts
+    result = []
+    for a in sig.output_arg:
+        ref = fdef.ret.get(a.name)
+        if ref is None:
+            raise ctx.error(f"function '{fname}' gives no value for its output '{a.name}'")
+        try:
+            result.append(value(ref, f"<return {a.name}>"))
+        except ValueError as e:
+            raise ctx.error(f"function '{fname}': {e}") from None
+    return result
+
+
+def _run_node(ctx: _BodyContext, node: Any, attr_map: Mapping[str, Any], inputs: list[Any],
+              library: FunctionLibrary) -> tuple[Any, list[Any], list[int]]:
+    """One body node: ``(its OpDef or None, its flat outputs, output counts per output arg)``."""
+    op_type = node.op
+    if op_type == "Const":
+        return None, [_tfproto.tensor_proto_to_ndarray(attr_map["value"].tensor)], [1]
+    if op_type in library.functions:  # a function called as an op
+        f = TFFunction(op_type, dict(attr_map))
+        outs = function_of(ctx, f, library, ctx.in_control_flow, ctx.fold)(*inputs)
+        return None, outs, [1] * len(outs)
+    if op_type == "NoOp":
+        return None, [], []
+    if op_type in _PASS_THROUGH and op_type not in TF_LOWERINGS:
+        return None, list(inputs), [len(inputs)] if op_type == "IdentityN" else [1]
+    op_def = tf_op_def(op_type)
+    if op_def is None:
+        raise ctx.error(f"op type '{op_type}' is not in TensorFlow's op registry")
+    try:
+        attrs = decode_attrs(op_type, attr_map, op_def)
+        counts = arg_counts(op_def.output_arg, attrs)
+        out_types = [dt for dt, _ in arg_dtypes(op_def.output_arg, attrs)]
+    except (ValueError, TypeError, KeyError) as e:
+        raise ctx.error(str(e)) from None
+    if op_type in _VARIABLE_BODY_OPS:
+        return op_def, _variable_op(ctx, op_type, inputs, attrs), counts
+    if op_type in _SHAPE_OPS:
+        shapes = [tuple(int(d) for d in np.shape(x)) for x in inputs]
+        dts = [d.np_dtype for d in out_types if isinstance(d, _dtypes.DType)]
+        if op_type in ("Shape", "ShapeN"):
+            return op_def, [np.asarray(s, dt) for s, dt in zip(shapes, dts)], counts
+        if op_type == "Size":
+            return op_def, [np.asarray(int(np.prod(shapes[0], dtype=np.int64)), dts[0])], counts
+        return op_def, [np.asarray(len(shapes[0]), dts[0])], counts
+    lw = TF_LOWERINGS.get(op_type)
+    if lw is not None:
+        static = static_positions(lw, len(inputs))
+        args = list(inputs)
+        for i in static:
+            h = _host(args[i])
+            if h is None:
+                raise ctx.error(f"input {i} must be known before the function runs (TF's kernel needs it on the "
+                                "host), but it depends on a value computed in the body")
+            args[i] = h
+        if not lw.stateful and all(_host(v) is not None for v in args):
+            return op_def, _on_host(ctx, lambda: call_lowering(lw, ctx, [
+                a if i in static or _host(a).dtype == object else jnp.asarray(a)  # type: ignore[union-attr]
+                for i, a in enumerate(args)], attrs, out_types), out_types), counts
+        return op_def, call_lowering(lw, ctx, args, attrs, out_types), counts
+    return op_def, _registry_op(ctx, op_type, attr_map, inputs, out_types), counts
+
+
+def _on_host(ctx: TFNodeContext, run: Callable[[], list[Any]], out_types: Sequence[Any]) -> list[Any]:
+    wide = any(isinstance(d, _dtypes.DType) and _dtypes.is_64bit(d) for d in out_types)
+    with jax.ensure_compile_time_eval():
+        if wide:
+            with _dtypes.x64_scope():
+                outs = run()
+        else:
+            outs = run()
+    return [np.asarray(o) if not isinstance(o, jax.core.Tracer) else o for o in outs]
+
+
+def _registry_op(ctx: _BodyContext, op_type: str, attr_map: Mapping[str, Any], inputs: list[Any],
+                 out_types: Sequence[Any]) -> list[Any]:
+    """A body node without a TF lowering: jaxsess's registered op of that TF type (its ``TFOp`` mapping)."""
+    od = tf_type_to_op(op_type)
+    if od is None or od.stateful or od.lowering is not None or od.graph_only:
+        raise ctx.error(f"op type '{op_type}' has no lowering in TF's op-set table (jaxsess cannot run it in a "
+                        "function body)")
+    m = registry_tf_op(od)
+    assert m.from_tf is not None
+    skip = set(m.types if m.types is not None else ({"T": 0} if inputs else {}))
+    tf_attrs: dict[str, Any] = {}
+    for k, av in attr_map.items():
+        if k in skip or k.startswith("_"):
+            continue
+        which = av.WhichOneof("value")
+        try:
+            tf_attrs[k] = _legacy_value(av, which)
+        except (ValueError, TypeError) as e:
+            raise ctx.error(f"attribute '{k}': {e}") from None
+    data = list(inputs)
+    consts: list[np.ndarray] = []
+    if m.n_const:
+        at = len(data) - m.n_const if m.const_pos < 0 else m.const_pos
+        for i in range(at, at + m.n_const):
+            h = _host(data[i])
+            if h is None:
+                raise ctx.error(f"input {i} must be known before the function runs")
+            consts.append(h)
+        data = data[:at] + data[at + m.n_const:]
+    try:
+        attrs = m.from_tf(tf_attrs, consts)
+        if all(_host(v) is not None for v in data):
+            with jax.ensure_compile_time_eval():
+                res = od.impl(*[jnp.asarray(v) for v in data], **attrs)
+            res_list = [res] if od.n_outputs(attrs) == 1 else list(res)
+            return [np.asarray(r, d.np_dtype) if isinstance(d, _dtypes.DType) else r
+                    for r, d in zip(res_list, out_types)]
+        res = od.impl(*data, **attrs)
+    except errors.OpError:
+        raise
+    except Exception as e:
+        msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ctx.error(f"{type(e).__name__}: {msg}") from e
+    res_list = [res] if od.n_outputs(attrs) == 1 else list(res)
+    return [jnp.asarray(r, d.np_dtype) if isinstance(d, _dtypes.DType) and d != _dtypes.string else r
+            for r, d in zip(res_list, out_types)]
+
+
+def _legacy_value(av: Any, which: str | None) -> Any:
+    """An attribute as jaxsess's ``TFOp`` mappings read it (as ``graph/_graph_def`` does)."""
+    if which == "list":
+        lst = av.list
+        for field, kind in (("b", "bool"), ("i", "int"), ("f", "float"), ("s", "string"), ("type", "type"),
+                            ("shape", "shape")):
+            if len(getattr(lst, field)):
+                return decode_attr_value(av, f"list({kind})")
+        return ()
+    scalar = {"s": "string", "i": "int", "f": "float", "b": "bool", "type": "type", "shape": "shape",
+              "tensor": "tensor"}.get(which or "")
+    if scalar is None:
+        raise ValueError(f"attribute values of kind {which!r} are not supported")
+    return decode_attr_value(av, scalar)
+
+
+def _variable_op(ctx: _BodyContext, op_type: str, inputs: list[Any], attrs: Mapping[str, Any]) -> list[Any]:
+    ref = inputs[0]
+    if op_type == "ReadVariableOp":
+        return [ctx.read_variable(ref)]
+    value = inputs[1]
+    if op_type == "AssignAddVariableOp":
+        value = ctx.read_variable(ref) + value
+    elif op_type == "AssignSubVariableOp":
+        value = ctx.read_variable(ref) - value
+    ctx.assign_variable(ref, value)
+    return []
+
+
+# -- the call ops ------------------------------------------------------------------------------
+
+
+def _library(ctx: Any) -> FunctionLibrary:
+    lib = getattr(ctx, "library", None)
+    if lib is None:
+        lib = getattr(ctx, "_library", None)
+    if lib is None:
+        op = getattr(ctx, "_op", None)
+        lib = op.attrs.get("library") if op is not None else None
+    if lib is None:
+        raise ctx.error("names a function but the GraphDef has no function library")
+    return lib  # type: ignore[no-any-return]
+
+
+@register_tf_lowering("PartitionedCall")
+def _partitioned_call(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
+    return function_of(ctx, attrs["f"], _library(ctx), getattr(ctx, "in_control_flow", False),
+                       getattr(ctx, "fold", None))(*inputs)
+
+
+register_tf_lowering("StatefulPartitionedCall", stateful=True)(_partitioned_call)
+
+
+def _truthy(ctx: Any, c: Any) -> Any:
+    """TF's ``If`` condition: a bool scalar; a numeric scalar is true when non-zero; else
+    (a tensor of other rank) true when it has elements."""
+    if np.ndim(c) != 0:
+        return np.bool_(np.size(c) > 0)
+    if _is_host(c):
+        return np.bool_(np.asarray(c).item() != 0 if np.asarray(c).dtype != object else len(np.asarray(c).item()))
+    return c if c.dtype == jnp.bool_ else c != 0
+
+
+def _same_structure(ctx: Any, what: str, outs: Sequence[Any], types: Sequence[Any]) -> list[Any]:
+    if len(outs) != len(types):
+        raise ctx.error(f"{what} gives {len(outs)} output(s); the node's Tout lists {len(types)}")
+    return [jnp.asarray(o, t.np_dtype) if isinstance(t, _dtypes.DType) else o for o, t in zip(outs, types)]
+
+
+def _branch(ctx: Any, f: TFFunction, types: Sequence[Any]) -> Callable[[tuple[Any, ...]], list[Any]]:
+    fn = function_of(ctx, f, _library(ctx), True, getattr(ctx, "fold", None))
+    return lambda args: _same_structure(ctx, f"branch '{f.name}'", fn(*args), types)
+
+
+@register_tf_lowering("If", "StatelessIf")
+def _if(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
+    cond, args = inputs[0], tuple(_device_value(a) for a in inputs[1:])
+    pred = _truthy(ctx, cond)
+    types = attrs["Tout"]
+    then_fn, else_fn = _branch(ctx, attrs["then_branch"], types), _branch(ctx, attrs["else_branch"], types)
+    if _is_host(pred):  # folded: the branch is known when the plan is traced
+        return then_fn(args) if bool(pred) else else_fn(args)
+    return lax.cond(pred, then_fn, else_fn, args)  # type: ignore[no-any-return]
+
+
+@register_tf_lowering("Case", "StatelessCase")
+def _case(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
+    index, args = inputs[0], tuple(_device_value(a) for a in inputs[1:])
+    types = attrs["Tout"]
+    fns = [_branch(ctx, f, types) for f in attrs["branches"]]
+    n = len(fns)
+    if n == 0:
+        raise ctx.error("has no branches")
+    if _is_host(index):
+        k = int(np.asarray(index).item())
+        return fns[k if 0 <= k < n else n - 1](args)
+    sel = jnp.where((index < 0) | (index >= n), n - 1, index)  # TF: out of range runs the last branch
+    return lax.switch(sel, fns, args)  # type: ignore[no-any-return]
+
+
+def _device_value(v: Any) -> Any:
+    if isinstance(v, VarRef):
+        return v
+    return jnp.asarray(v) if _is_host(v) and np.asarray(v).dtype != object else v
+
+
+@register_tf_lowering("While", "StatelessWhile")
+def _while(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
+    lib = _library(ctx)
+    if any(isinstance(v, VarRef) for v in inputs):
+        raise ctx.error("has variables as loop variables (resources captured by a while loop), which jaxsess "
+                        "does not support yet")
+    init = tuple(_device_value(a) for a in inputs)
+    cond_f, body_f = attrs["cond"], attrs["body"]
+
+    def cond_fn(carry: tuple[Any, tuple[Any, ...]]) -> Any:
+        i, vals = carry
+        out = function_of(ctx, cond_f, lib, True, _mix(ctx, i))(*vals)
+        if len(out) != 1:
+            raise ctx.error(f"while condition '{cond_f.name}' gives {len(out)} outputs; TF's gives one")
+        return jnp.asarray(_truthy(ctx, out[0]))
+
+    def body_fn(carry: tuple[Any, tuple[Any, ...]]) -> tuple[Any, tuple[Any, ...]]:
+        i, vals = carry
+        out = function_of(ctx, body_f, lib, True, _mix(ctx, i))(*vals)
+        if len(out) != len(vals):
+            raise ctx.error(f"while body '{body_f.name}' gives {len(out)} outputs for {len(vals)} loop variables")
+        new = []
+        for k, (o, v) in enumerate(zip(out, vals)):
+            o = jnp.asarray(o, v.dtype) if hasattr(v, "dtype") else o
+            if hasattr(o, "shape") and hasattr(v, "shape") and tuple(o.shape) != tuple(v.shape):
+                raise ctx.error(f"loop variable {k} changes shape from {list(v.shape)} to {list(o.shape)} in "
+                                f"'{body_f.name}' (TF's shape_invariants): jaxsess's loops keep shapes")
+            new.append(o)
+        return i + jnp.uint32(1), tuple(new)
+
+    _, out = lax.while_loop(cond_fn, body_fn, (jnp.uint32(0), init))
+    return list(out)
+
+
+def _mix(ctx: Any, i: Any) -> Any:
+    outer = getattr(ctx, "fold", None)
+    return i if outer is None else jnp.uint32(outer) * jnp.uint32(2654435761) + i
+
+
+set_function_lowerer(lambda ctx, f, library: function_of(ctx, f, library))

@@ -61,8 +61,8 @@ HOW_TO_LOAD = {
     "keras_h5": "model = tf.keras.models.load_model(PATH); model.predict(x)",
 }
 
-#: Op types import reads without a lowering: they are the graph's structure, not computation.
-_STRUCTURAL = frozenset({"NoOp", "Placeholder", "Const", "Identity", "PlaceholderWithDefault"})
+#: TF's variable queries: import answers them from the session (no lowering of TF's table).
+_VARIABLE_QUERIES = frozenset({"VarIsInitializedOp", "IsVariableInitialized"})
 
 
 @dataclass
@@ -140,8 +140,9 @@ def _shape_text(shape: list[int | None] | None) -> str:
 
 
 def lowerable(op_type: str) -> bool:
-    """Whether jaxsess can lower TF op type ``op_type`` (a TF op-set lowering, or a registry op TF's name maps to)."""
-    return op_type in _STRUCTURAL or op_type in TF_LOWERINGS or tf_type_to_op(op_type) is not None
+    """Whether jaxsess can lower TF op type ``op_type``: a lowering in TF's op-set table, a registry
+    op TF's name maps to (constants, feeds, variables and their assigns), or a variable query."""
+    return op_type in _VARIABLE_QUERIES or op_type in TF_LOWERINGS or tf_type_to_op(op_type) is not None
 
 
 def detect_kind(path: str) -> str:

@@ -39,7 +39,7 @@ from jaxsess._tf1.saved_model.loader import read_saved_model
 from jaxsess._tf1.saved_model.tag_constants import SERVING
 from jaxsess._tf1.train._checkpoint import BundleReader, is_bundle
 
-__all__ = ["LoadedModel", "LoadedVariable", "SignatureFunction", "is_tf2_saved_model", "load", "load_either"]
+__all__ = ["LoadedModel", "LoadedVariable", "SavedFunction", "SignatureFunction", "is_tf2_saved_model", "load", "load_either"]
 
 _OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 _VARIABLE_VALUE = "VARIABLE_VALUE"
@@ -143,6 +143,106 @@ class SignatureFunction:
         return f"<SignatureFunction '{self.name}'({ins}) -> {sorted(self.outputs)}>"
 
 
+def _flat_specs(value: Any) -> list[Any]:
+    """The ``TensorSpecProto`` s of a ``StructuredValue``, in ``tf.nest.flatten`` order (dict keys sorted)."""
+    kind = value.WhichOneof("kind")
+    if kind == "tensor_spec_value":
+        return [value.tensor_spec_value]
+    if kind in ("list_value", "tuple_value"):
+        return [t for v in getattr(value, kind).values for t in _flat_specs(v)]
+    if kind == "dict_value":
+        return [t for k in sorted(value.dict_value.fields) for t in _flat_specs(value.dict_value.fields[k])]
+    if kind == "named_tuple_value":
+        return [t for v in value.named_tuple_value.values for t in _flat_specs(v.value)]
+    return []
+
+
+def _rebuild(value: Any, flat: Iterator[np.ndarray]) -> Any:
+    """``flat`` packed into the structure ``value`` describes (TF's ``nest.pack_sequence_as``)."""
+    kind = value.WhichOneof("kind")
+    if kind == "tensor_spec_value":
+        return next(flat)
+    if kind == "list_value":
+        return [_rebuild(v, flat) for v in value.list_value.values]
+    if kind == "tuple_value":
+        return tuple(_rebuild(v, flat) for v in value.tuple_value.values)
+    if kind == "dict_value":
+        fields = value.dict_value.fields
+        return {k: _rebuild(fields[k], flat) for k in sorted(fields)}
+    if kind == "named_tuple_value":
+        return {v.key: _rebuild(v.value, flat) for v in value.named_tuple_value.values}
+    return None
+
+
+class SavedFunction:
+    """A ``tf.function`` of a saved object (``loaded.score``), callable with NumPy arrays.
+
+    Each call picks the first of its saved concrete functions whose input
+    signature fits the arguments (count, dtype, known dimensions) and returns
+    its outputs in the structure TF saved (a ``dict``, tuple, single array...)
+    as NumPy arrays. Tensor arguments only (positional, or by their names).
+
+    Raises (on call):
+      TypeError: no saved concrete function takes these arguments (lists what they take).
+    """
+
+    def __init__(self, model: LoadedModel, name: str, concretes: list[str]) -> None:
+        self._model = model
+        self.name = name
+        self._concretes = concretes
+
+    def _arguments(self, cname: str) -> list[Any]:
+        sig = self._model._object_graph.concrete_functions[cname].canonicalized_input_signature
+        return _flat_specs(sig)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        tried = []
+        for cname in self._concretes:
+            specs = self._arguments(cname)
+            by_name = {sp.name: i for i, sp in enumerate(specs)}
+            values: list[Any] = list(args) + [None] * (len(specs) - len(args))
+            if len(args) > len(specs) or any(k not in by_name or by_name[k] < len(args) for k in kwargs):
+                tried.append(cname)
+                continue
+            for k, v in kwargs.items():
+                values[by_name[k]] = v
+            arrays = [None if v is None else np.asarray(v) for v in values]
+            if all(a is not None and _fits(a, sp) for a, sp in zip(arrays, specs, strict=True)):
+                return self._model._call_concrete(cname, [a for a in arrays if a is not None])
+            tried.append(cname)
+        takes = "; ".join(", ".join(f"{sp.name}: {_dtype_text(sp.dtype)} {_dims_text(sp.shape)}"
+                                    for sp in self._arguments(c)) for c in self._concretes)
+        raise TypeError(f"saved function '{self.name}' has no concrete function for these arguments; "
+                        f"it takes ({takes})")
+
+    def __repr__(self) -> str:
+        return f"<SavedFunction '{self.name}' ({len(self._concretes)} concrete)>"
+
+
+def _fits(array: np.ndarray, spec: Any) -> bool:
+    try:
+        want = np.dtype(_tfproto.enum_to_dtype(spec.dtype).np_dtype)
+    except TypeError:
+        return False
+    dims = _tfproto.proto_to_dims(spec.shape)
+    if dims is not None and (len(dims) != array.ndim or any(d is not None and d != n for d, n in zip(dims, array.shape,
+                                                                                                       strict=True))):
+        return False
+    return array.dtype == want or (array.dtype.kind == want.kind == "f")
+
+
+def _dtype_text(enum: int) -> str:
+    try:
+        return _tfproto.enum_to_dtype(enum).name
+    except TypeError:
+        return f"DataType({enum})"
+
+
+def _dims_text(shape: Any) -> str:
+    dims = _tfproto.proto_to_dims(shape)
+    return "<unknown rank>" if dims is None else "[" + ", ".join("?" if d is None else str(d) for d in dims) + "]"
+
+
 def _spec(info: Any) -> tuple[np.dtype[Any], tuple[int | None, ...] | None]:
     try:
         dtype = np.dtype(_tfproto.enum_to_dtype(info.dtype).np_dtype)
@@ -197,6 +297,75 @@ class LoadedModel(_UserObject):
     session: Any
     tensorflow_version: str
 
+    _object_graph: Any
+    _graph_def: Any
+    _handle_of: dict[int, str]
+    _value_of: Any
+    _calls: dict[str, tuple[list[Tensor], list[Tensor]]]
+
+    def _call_concrete(self, cname: str, arrays: list[np.ndarray]) -> Any:
+        """Runs saved concrete function ``cname`` on ``arrays`` (imported on first use: placeholders,
+        the variables it captures, one ``StatefulPartitionedCall``), outputs in TF's structure."""
+        if cname not in self._calls:
+            self._calls[cname] = self._import_call(cname)
+        ins, outs = self._calls[cname]
+        values = self.session.run(outs, dict(zip(ins, arrays, strict=True)))
+        structure = self._object_graph.concrete_functions[cname].output_signature
+        return _rebuild(structure, iter(np.asarray(v) for v in values))
+
+    def _import_call(self, cname: str) -> tuple[list[Tensor], list[Tensor]]:
+        fn = self._object_graph.concrete_functions[cname]
+        fdef = next(f for f in self._graph_def.library.function if f.signature.name == cname)
+        specs = _flat_specs(fn.canonicalized_input_signature)
+        args = list(fdef.signature.input_arg)
+        n_user = len(args) - len(fn.bound_inputs)
+        if n_user != len(specs):
+            raise ValueError(f"concrete function '{cname}': {len(specs)} tensor arguments saved, "
+                             f"{n_user} in its FunctionDef")
+        gd = _tfproto.GraphDef()
+        gd.versions.CopyFrom(self._graph_def.versions)
+        call = gd.node.add(name="call", op="StatefulPartitionedCall")
+        input_map: dict[str, Tensor] = {}
+        new_vars: dict[str, int] = {}
+        for i, arg in enumerate(args):
+            if i < n_user:
+                node = gd.node.add(name=f"input_{i}", op="Placeholder")
+                node.attr["dtype"].type = arg.type
+                node.attr["shape"].shape.CopyFrom(specs[i].shape)
+                call.input.append(node.name)
+                continue
+            node_id = fn.bound_inputs[i - n_user]
+            handle = self._handle_of.get(node_id)
+            name = f"captured_{node_id}"
+            node = gd.node.add(name=name, op="VarHandleOp")
+            data = arg.handle_data[0] if len(arg.handle_data) else None
+            value = self._value_of(node_id)
+            node.attr["dtype"].type = data.dtype if data is not None else _tfproto.dtype_to_enum(
+                _dtypes.as_dtype(value.dtype))
+            node.attr["shape"].shape.CopyFrom(_tfproto.shape_to_proto(list(value.shape)))
+            node.attr["shared_name"].s = name.encode()
+            if handle is not None:
+                input_map[f"{name}:0"] = self.graph.get_tensor_by_name(f"{handle}:0")
+            else:
+                new_vars[name] = node_id
+            call.input.append(name)
+        call.attr["f"].func.name = cname
+        call.attr["Tin"].list.type.extend(a.type for a in args)
+        call.attr["Tout"].list.type.extend(a.type for a in fdef.signature.output_arg)
+        for key in ("config", "config_proto", "executor_type"):
+            call.attr[key].s = b""
+        library = _prune(self._graph_def, set(), functions={cname}).library
+        gd.library.CopyFrom(library)
+        prefix = f"__call_{len(self._calls)}_{cname}"
+        with self.graph.as_default():
+            import_graph_def(gd, input_map=input_map, name=prefix)
+        for name, node_id in new_vars.items():
+            self.session.assign(self.graph.get_operation_by_name(f"{prefix}/{name}"),
+                                _device_value(self._value_of(node_id)))
+        ins = [self.graph.get_tensor_by_name(f"{prefix}/input_{i}:0") for i in range(n_user)]
+        outs = [self.graph.get_tensor_by_name(f"{prefix}/call:{k}") for k in range(len(fdef.signature.output_arg))]
+        return ins, outs
+
     def close(self) -> None:
         """Closes the session (frees the device memory of the variables)."""
         self.session.close()
@@ -236,7 +405,7 @@ def _func_names(attr: Any) -> Iterator[str]:
             yield f.name
 
 
-def _prune(graph_def: Any, roots: set[str]) -> Any:
+def _prune(graph_def: Any, roots: set[str], functions: set[str] = frozenset()) -> Any:  # type: ignore[assignment]
     """The nodes ``roots`` need (inputs and control inputs, transitively) and the library functions
     they call, transitively: the saver's nodes and functions (``SaveV2``, ``RestoreV2``) are left out."""
     by_name = {n.name: n for n in graph_def.node}
@@ -251,6 +420,7 @@ def _prune(graph_def: Any, roots: set[str]) -> Any:
     funcs = {f.signature.name: f for f in graph_def.library.function}
     used: set[str] = set()
     fstack = [f for n in graph_def.node if n.name in keep for a in n.attr.values() for f in _func_names(a)]
+    fstack.extend(functions)
     while fstack:
         fname = fstack.pop()
         if fname in used or fname not in funcs:
@@ -341,6 +511,11 @@ def load(export_dir: str | os.PathLike[str], tags: str | list[str] | None = None
     model.graph = graph
     model.session = session
     model.tensorflow_version = str(meta.meta_info_def.tensorflow_version)
+    model._object_graph = og
+    model._graph_def = meta.graph_def
+    model._handle_of = handle_of
+    model._value_of = value_of
+    model._calls = {}
     try:
         for node_id, handle in handle_of.items():
             op = graph.get_operation_by_name(handle)
@@ -367,6 +542,8 @@ def load(export_dir: str | os.PathLike[str], tags: str | list[str] | None = None
             variables.append(v)
         elif kind == "user_object":
             objects[i] = _UserObject()
+        elif kind == "function" and node.function.concrete_functions:
+            objects[i] = SavedFunction(model, "", list(node.function.concrete_functions))
     for i, node in enumerate(og.nodes):
         parent = objects.get(i)
         if not isinstance(parent, _UserObject):
@@ -376,6 +553,8 @@ def load(export_dir: str | os.PathLike[str], tags: str | list[str] | None = None
             name = child.local_name
             if obj is not None and name.isidentifier() and name not in ("signatures", "variables", "graph",
                                                                         "session", "close"):
+                if isinstance(obj, SavedFunction) and not obj.name:
+                    obj.name = name
                 setattr(parent, name, obj)
     model.variables = variables
     model.signatures = _Signatures({k: SignatureFunction(model, k, s) for k, s in sorted(sigs.items())})

@@ -322,9 +322,28 @@ def test_missing_library_function_names_node_and_function():
 
 
 def test_while_loop_whose_variable_changes_shape_is_refused_naming_the_node():
-    msg = _import_error(_graph_def("while_v2_grow"))
-    assert "node 'grow' (op 'StatelessWhile')" in msg
-    assert "loop variable 3 changes shape from [1] to [2]" in msg and "shape_invariants" in msg
+    """Loop variables keep their shapes in ``lax.while_loop``: one that grows (TF's
+    ``shape_invariants``) is refused when the plan needs it, naming the node."""
+    g = _import("while_v2_grow")
+    with tf.Session(graph=g) as s, pytest.raises(tf.errors.InvalidArgumentError) as e:
+        s.run(GOLDENS["while_v2_grow"]["fetches"], {"x:0": np.array([2.0], np.float32)})
+    assert "node 'grow' (op 'StatelessWhile')" in str(e.value)
+    assert "loop variable 3 changes shape from [1] to [2]" in str(e.value) and "shape_invariants" in str(e.value)
+
+
+def test_v2_keras_lstm_with_tensor_lists_computes_tfs_values():
+    """A frozen tf_keras LSTM (control flow v2): ``While`` over ``TensorList*`` ops, its gradient
+    accumulators (``EmptyTensorList`` + ``TensorListPushBack``, growing) pruned as Grappler does,
+    ``TensorListReserve`` of element shape ``[-1, 4]`` shaped by the body's first ``SetItem``."""
+    g = _import("lstm_v2")
+    w = g.get_operation_by_name("lstm/while")
+    assert w.get_attr("tf_op") == "While" and len(w.outputs) > 30
+    got = _run_case("lstm_v2", g)
+    _check(got[0], _dec(GOLDENS["lstm_v2"]["values"][0]), "lstm_v2")
+    x = _dec(GOLDENS["lstm_v2"]["feeds"]["x:0"])
+    with tf.Session(graph=g) as s:  # another batch size: another plan, shapes folded again
+        out3 = s.run(GOLDENS["lstm_v2"]["fetches"][0], {"x:0": np.concatenate([x, x[:1]])})
+    _check(out3[:2], _dec(GOLDENS["lstm_v2"]["values"][0]), "lstm_v2, batch 3")
 
 
 # -- TF1 control-flow frames (control flow v1) ------------------------------------------------

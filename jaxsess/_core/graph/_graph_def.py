@@ -83,6 +83,7 @@ from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs,
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._core.graph._tf_frames import functionalize, has_v1_control_flow
 from jaxsess._core.graph._tf_function import CALL_OPS as CALL_OPS  # registers the function-call ops
+from jaxsess._core.graph._tf_lists import LIST_OPS as LIST_OPS  # registers TensorArray/TensorList ops
 from jaxsess._core.graph._tf_node import (
     TF_NODE,
     FunctionLibrary,

@@ -236,11 +236,15 @@ def while_v1() -> None:
         c = tf.identity(tf.cond(p, lambda: x * 2.0, lambda: x - 1.0), name="c")
         feeds = {x: np.array([1.0, -1.0], np.float32), n: np.array(3, np.int32), p: np.array(True)}
         alt = {x: np.array([2.0, 0.5], np.float32), n: np.array(0, np.int32), p: np.array(False)}
+        gd = g.as_graph_def()
+        dx = tf.gradients(tf.reduce_sum(y * y), x)[0]
         with tf.Session() as s:
             vals = s.run([y, c], feeds)
             alt_vals = s.run([y, c], alt)
-    _save("while_v1", g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [y.name, c.name], vals,
-          alt={"feeds": {k.name: _enc(v) for k, v in alt.items()}, "values": [_enc(v) for v in alt_vals]})
+            grad = s.run(dx, feeds)
+    _save("while_v1", gd, {k.name: v for k, v in feeds.items()}, [y.name, c.name], vals,
+          alt={"feeds": {k.name: _enc(v) for k, v in alt.items()}, "values": [_enc(v) for v in alt_vals]},
+          grad={"x": "x:0", "y": "y:0", "value": _enc(grad)})
 
 
 def rnn_v1() -> None:
@@ -258,7 +262,8 @@ def rnn_v1() -> None:
             s.run(tf.global_variables_initializer())
             vals = s.run([out, state], {x: xv})
             gd = _freeze(s, g, ["out", "state"])
-    _save("rnn_v1", gd, {"x:0": xv}, ["out:0", "state:0"], vals)
+            grad = s.run(tf.gradients(tf.reduce_sum(out * out), x)[0], {x: xv})
+    _save("rnn_v1", gd, {"x:0": xv}, ["out:0", "state:0"], vals, grad={"x": "x:0", "y": "out:0", "value": _enc(grad)})
 
 
 def lstm_v2() -> None:
@@ -282,12 +287,37 @@ def lstm_v2() -> None:
         tf.disable_control_flow_v2()
 
 
+GRADS = {  # case -> (x, y): TF's d sum(y * y) / dx on the case's feeds (goldens' "grad")
+    "tensordot": ("a:0", "z:0"),
+    "keras_reshape_pack": ("x:0", "flat/Reshape:0"),
+    "cond_v2": ("x:0", "cond/Identity:0"),
+    "while_v2": ("x:0", "loop/Identity_3:0"),
+    "lstm_v2": ("x:0", "lstm/strided_slice_3:0"),
+}
+
+
+def gradients() -> None:
+    """TF's gradients of the imported graphs (the GraphDef imported into a fresh TF graph; TF cannot
+    differentiate imported v1 loops: those cases record theirs in the graph that made them)."""
+    for case, (x_name, y_name) in GRADS.items():
+        gd = tf.GraphDef.FromString((OUT / f"{case}.pb").read_bytes())
+        g = tf.Graph()
+        with g.as_default():
+            tf.import_graph_def(gd, name="")
+            x, y = g.get_tensor_by_name(x_name), g.get_tensor_by_name(y_name)
+            dx = tf.gradients(tf.reduce_sum(y * y), x)[0]
+            feeds = {k: np.array(v["data"], v["dtype"]).reshape(v["shape"]) for k, v in GOLDENS[case]["feeds"].items()}
+            with tf.Session() as s:
+                GOLDENS[case]["grad"] = {"x": x_name, "y": y_name, "value": _enc(s.run(dx, feeds))}
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for case in (keras_reshape_pack, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
                  call_v2,
                  while_v1, rnn_v1, lstm_v2):
         case()
+    gradients()
     (OUT / "goldens.json").write_text(json.dumps(GOLDENS, indent=1, sort_keys=True) + "\n")
     print(f"TensorFlow {tf2.__version__}: {len(GOLDENS)} cases -> {OUT}")
 

@@ -602,11 +602,63 @@ def _while(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequenc
             new.append(o)
         return i + jnp.uint32(1), tuple(new)
 
-    _, final = lax.while_loop(cond_fn, body_fn, (jnp.uint32(0), tuple(init[k] for k in order)))
+    start = (jnp.uint32(0), tuple(init[k] for k in order))
+    if getattr(getattr(ctx, "_ev", None), "differentiating", False):
+        # XLA's while loop has no reverse mode: a loop whose trip count the host can count
+        # (its condition depends only on values known when the plan is traced) runs as a scan.
+        trips = _trip_count(ctx, lib, cond_f, body_f, init, cond_deps, body_deps)
+        if trips is None:
+            raise ctx.error("cannot be differentiated: XLA's while loop has no reverse mode, and its trip count "
+                            "depends on values known only when the graph runs (a fed bound)")
+
+        def step(carry: tuple[Any, tuple[Any, ...]], _: Any) -> tuple[tuple[Any, tuple[Any, ...]], None]:
+            return body_fn(carry), None
+
+        final = lax.scan(step, start, None, length=trips)[0][1]
+    else:
+        final = lax.while_loop(cond_fn, body_fn, start)[1]
     result = list(init)
     for k, v in zip(order, final):
         result[k] = v
     return result
+
+
+def _trip_count(ctx: Any, lib: FunctionLibrary, cond_f: TFFunction, body_f: TFFunction, init: list[Any],
+                cond_deps: frozenset[int], body_deps: list[frozenset[int]]) -> int | None:
+    """How many times the loop runs, counted on the host when the condition depends only on
+    loop variables whose initial values and updates are host values (``i < n``, ``n`` a
+    constant); ``None`` otherwise."""
+    counting = set(cond_deps)
+    todo = list(counting)
+    while todo:
+        for d in body_deps[todo.pop()]:
+            if d not in counting:
+                counting.add(d)
+                todo.append(d)
+    vals: list[Any] = [None] * len(init)
+    for k in counting:
+        h = _host(init[k])
+        if h is None:
+            host_input = getattr(ctx, "host_input", None)
+            h = host_input(k) if host_input is not None else None
+        if h is None:
+            return None
+        vals[k] = h
+    wanted = frozenset(counting)
+    try:
+        for trips in range(1_000_000):
+            c = function_of(ctx, cond_f, lib, True, None)(*vals)[0]
+            if _host(c) is None:
+                return None
+            if not bool(np.asarray(_truthy(ctx, _host(c)))):
+                return trips
+            out = function_of(ctx, body_f, lib, True, None, wanted)(*vals)
+            if any(_host(out[k]) is None for k in counting):
+                return None
+            vals = [_host(out[k]) if k in counting else None for k in range(len(init))]
+    except errors.OpError:
+        return None
+    return None
 
 
 def _stable(probe: list[Any] | None, init: list[Any]) -> list[bool]:
@@ -644,10 +696,20 @@ def _used_outputs(ctx: Any, n: int) -> set[int] | None:
     if plan is None or op is None:
         return None
     needed = ev.__dict__.get("_tf_needed")
-    if needed is None:
+    if needed is None:  # what the plan's ops read, with the ops they evaluate themselves (gradients)
         needed = set(plan.fetches)
-        for o in plan.ops:
+        seen: set[Any] = set()
+        todo = list(plan.ops)
+        while todo:
+            o = todo.pop()
+            if o in seen:
+                continue
+            seen.add(o)
             needed.update(o.inputs)
+            if o._op_def.lowering is not None:
+                needed.update(t for t in o.attrs.get("ys", ()) if hasattr(t, "op"))
+                for sub in o.attrs.get("sub_ops", ()):
+                    todo.extend(sub)
         ev.__dict__["_tf_needed"] = needed
     return {k for k, t in enumerate(op.outputs) if t in needed}
 

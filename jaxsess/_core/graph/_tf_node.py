@@ -369,6 +369,9 @@ class TFNodeContext:
     * ``function(f)``: the JAX function of a library function (``f``: a
       :class:`TFFunction` attribute value): ``fn(*args) -> list of
       outputs``, traceable inside ``lax.cond``/``lax.while_loop``;
+    * ``host_input(i)``: input ``i`` folded on the host when it depends only
+      on constants and shapes, else ``None`` (``While`` counts its trips
+      with it to run as a reverse-differentiable scan);
     * ``error(message)``: an ``InvalidArgumentError`` naming the node and
       op (raise it).
     """
@@ -392,6 +395,11 @@ class TFNodeContext:
 
     def function(self, f: TFFunction) -> Callable[..., list[Any]]:
         raise self.error(f"calls function '{f.name}' without a function library")
+
+    def host_input(self, i: int) -> np.ndarray | None:
+        """Input ``i`` folded on the host (as static inputs are) when it depends only on
+        constants and shapes, else ``None``; the lowering's own ``inputs[i]`` is unchanged."""
+        return None
 
     def error(self, message: str) -> errors.OpError:
         return errors.InvalidArgumentError(self.name, None, f"node '{self.name}' (op '{self.op_type}'): {message}")
@@ -459,6 +467,12 @@ class _RunContext(TFNodeContext):
 
     def function(self, f: TFFunction) -> Callable[..., list[Any]]:
         return _function(self, f, self._op.attrs.get("library"))
+
+    def host_input(self, i: int) -> np.ndarray | None:
+        try:
+            return _fold_at_trace(self._ev, self._op, i)
+        except errors.OpError:
+            return None
 
 
 def _derived_key(ev: Any, op: Operation) -> Any:

@@ -698,10 +698,10 @@ def _import_tf_node(
                 if lw.stateful:
                     var_refs.append(i)
                 continue
-            if lw.stateful:
-                raise ValueError(f"input {i} ('{t.name}') is a {'ref' if is_ref else 'resource'} input: it must be a "
-                                 f"variable (VariableV2/VarHandleOp), got op '{t.op.type}'")
-            continue
+            if lw.stateful and is_ref:
+                raise ValueError(f"input {i} ('{t.name}') is a ref input: it must be a variable (VariableV2), "
+                                 f"got op '{t.op.type}'")
+            continue  # a resource that is not a variable (a TensorArray's handle): passed as its value
         if isinstance(dt, _dtypes.DType) and t.dtype != dt:
             raise ValueError(f"input {i} ('{t.name}') has dtype {t.dtype.name}; TF's OpDef wants {dt.name}")
     statics: dict[int, np.ndarray] = {}

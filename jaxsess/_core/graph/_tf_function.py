@@ -71,6 +71,7 @@ CALL_OPS = frozenset({"PartitionedCall", "StatefulPartitionedCall", "If", "State
 
 _SHAPE_OPS = frozenset({"Shape", "Size", "Rank", "ShapeN"})
 _VARIABLE_BODY_OPS = frozenset({"ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+_ASSIGNING = ("Assign", "Apply", "ResourceApply", "ScatterAdd", "ScatterSub", "ScatterUpdate", "ResourceScatter")
 _PASS_THROUGH = frozenset({"Identity", "IdentityN", "StopGradient", "Snapshot", "PreventGradient"})
 
 
@@ -163,10 +164,10 @@ def _order(fdef: Any) -> list[Any]:
 
 
 def _needed_nodes(fdef: Any, refs: Sequence[str]) -> set[str]:
-    """The body nodes that the tensors ``refs`` depend on (data inputs; stateful nodes always)."""
+    """The body nodes that the tensors ``refs`` depend on (data inputs; nodes that assign variables always)."""
     by_name = {n.name: n for n in fdef.node_def}
     todo = [r.split(":")[0] for r in refs if r]
-    todo += [n.name for n in fdef.node_def if (lw := TF_LOWERINGS.get(n.op)) is not None and lw.stateful]
+    todo += [n.name for n in fdef.node_def if n.op in _VARIABLE_BODY_OPS or n.op.startswith(_ASSIGNING)]
     seen: set[str] = set()
     while todo:
         name = todo.pop()

@@ -10,7 +10,8 @@ carries and ``lax.cond`` branches like any tensor:
   ``[size, *element_shape]`` (``size`` folded on the host; ``element_shape``
   must be fully known, a dynamic size is refused, naming the node), reads,
   gathers and ``TensorArraySizeV3`` read the flow, writes and scatters return
-  the updated flow; the handle is a placeholder value;
+  the updated flow; the handle is a placeholder value (the ops taking it are
+  stateful, as TF's: never folded, their handle input passed as it is);
 * a TensorList **is** its array: ``TensorListReserve`` makes zeros
   ``[num_elements, *element_shape]`` (both known on the host),
   ``TensorListFromTensor`` is its tensor, ``GetItem``/``SetItem``/``Gather``/
@@ -61,36 +62,36 @@ def _ta_new(ctx: Any, inputs: Any, attrs: Any) -> Any:
     return [jnp.zeros((), jnp.int32), jnp.zeros((size, *shape.as_list()), attrs["dtype"].np_dtype)]
 
 
-@register_tf_lowering("TensorArrayReadV3")
+@register_tf_lowering("TensorArrayReadV3", stateful=True)
 def _ta_read(ctx: Any, inputs: Any, attrs: Any) -> Any:
     _, index, flow = inputs
     return [flow[index]]
 
 
-@register_tf_lowering("TensorArrayWriteV3")
+@register_tf_lowering("TensorArrayWriteV3", stateful=True)
 def _ta_write(ctx: Any, inputs: Any, attrs: Any) -> Any:
     _, index, value, flow = inputs
     return [flow.at[index].set(jnp.asarray(value, flow.dtype))]
 
 
-@register_tf_lowering("TensorArrayScatterV3")
+@register_tf_lowering("TensorArrayScatterV3", stateful=True)
 def _ta_scatter(ctx: Any, inputs: Any, attrs: Any) -> Any:
     _, indices, value, flow = inputs
     return [flow.at[indices].set(jnp.asarray(value, flow.dtype))]
 
 
-@register_tf_lowering("TensorArrayGatherV3")
+@register_tf_lowering("TensorArrayGatherV3", stateful=True)
 def _ta_gather(ctx: Any, inputs: Any, attrs: Any) -> Any:
     _, indices, flow = inputs
     return [flow[indices]]
 
 
-@register_tf_lowering("TensorArraySizeV3")
+@register_tf_lowering("TensorArraySizeV3", stateful=True)
 def _ta_size(ctx: Any, inputs: Any, attrs: Any) -> Any:
     return [jnp.asarray(inputs[1].shape[0], jnp.int32)]
 
 
-@register_tf_lowering("TensorArrayConcatV3")
+@register_tf_lowering("TensorArrayConcatV3", stateful=True)
 def _ta_concat(ctx: Any, inputs: Any, attrs: Any) -> Any:
     flow = inputs[1]
     n = flow.shape[0]

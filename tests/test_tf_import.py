@@ -429,3 +429,18 @@ def test_gradients_through_imported_tf_graphs_match_tfs(case):
 
 FED_TRIP_COUNTS = {"while_v1": "loop/while_context/functional_while", "while_v2": "loop"}
 """Loops whose trip count is a feed (``i < n``, ``n`` a placeholder): not differentiable here."""
+
+
+@pytest.mark.parametrize("case", ["call_stateful", "lstm_v2_vars"])
+def test_graphs_with_variables_in_functions_compute_tfs_values(case):
+    """Resource variables reached from function bodies: a ``tf.function`` that assigns and reads one
+    (``StatefulPartitionedCall``: fetched twice, the variable advances as in TF), and a v2 LSTM that is
+    not frozen (its ``While`` reads the kernels handed to it)."""
+    c = GOLDENS[case]
+    g = _import(case)
+    feeds = {k: _dec(v) for k, v in c["feeds"].items()}
+    with tf.Session(graph=g) as s:
+        s.run(c["init"])
+        got = [s.run(name, feeds) for name in c["fetches"]]
+    for k, (name, v, want) in enumerate(zip(c["fetches"], got, c["values"])):
+        _check(v, _dec(want), f"{case}: fetch {k} ({name})")

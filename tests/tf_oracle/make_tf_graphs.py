@@ -31,7 +31,10 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
   ``dynamic_rnn`` (``Switch``, ``Merge``, ``Enter``, ``Exit``,
   ``NextIteration``, ``LoopCond``, ``TensorArray*V3``);
 * ``lstm_v2`` — a frozen tf_keras ``LSTM`` with control flow v2
-  (``While`` over ``TensorList*`` ops).
+  (``While`` over ``TensorList*`` ops); ``lstm_v2_vars`` the same not frozen
+  (the loop reads its kernels through resource handles; ``init`` first);
+* ``call_stateful`` — a ``tf.function`` that assigns and reads a resource
+  variable (``StatefulPartitionedCall``); fetches run one after another.
 """
 
 from __future__ import annotations
@@ -311,11 +314,59 @@ def gradients() -> None:
                 GOLDENS[case]["grad"] = {"x": x_name, "y": y_name, "value": _enc(s.run(dx, feeds))}
 
 
+def lstm_v2_vars() -> None:
+    """The v2 LSTM not frozen: its ``While`` reads the kernels through resource handles."""
+    import tf_keras as keras
+
+    tf.enable_control_flow_v2()
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            tf.set_random_seed(2)
+            inp = keras.Input((5, 3), name="x")
+            layer = keras.layers.LSTM(4, name="lstm")
+            out = layer(inp)
+            init = tf.global_variables_initializer()
+            with tf.control_dependencies([init]):  # weights that do not depend on the random initializers
+                set_w = tf.group(*[w.assign(np.linspace(-0.5, 0.5, int(np.prod(w.shape)), dtype=np.float32)
+                                            .reshape(w.shape)) for w in layer.weights], name="set_weights")
+            sess = tf.Session(graph=g)
+            sess.run(set_w)
+            xv = np.linspace(-1, 1, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)
+            y = sess.run(out, {inp: xv})
+            gd = g.as_graph_def()
+        _save("lstm_v2_vars", gd, {inp.name: xv}, [out.name], [y], init=set_w.name)
+    finally:
+        tf.disable_control_flow_v2()
+
+
+def call_stateful() -> None:
+    """A ``tf.function`` that reads and assigns a resource variable: ``StatefulPartitionedCall``."""
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.Variable(np.array([1.0, 2.0], np.float32), name="v", use_resource=True)
+        x = tf.placeholder(tf.float32, [2], name="x")
+
+        @tf2.function
+        def step(x: Any) -> Any:
+            v.assign_add(x * 2.0)
+            return v.read_value() * 10.0
+
+        y = tf.identity(step(x), name="y")
+        init = tf.global_variables_initializer()
+        xv = np.array([0.5, -1.0], np.float32)
+        with tf.Session() as s:
+            s.run(init)
+            vals = [s.run(y, {x: xv}), s.run(y, {x: xv}), s.run(v.read_value())]
+        read = v.read_value().name
+    _save("call_stateful", g.as_graph_def(), {"x:0": xv}, ["y:0", "y:0", read], vals, init=init.name)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for case in (keras_reshape_pack, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
                  call_v2,
-                 while_v1, rnn_v1, lstm_v2):
+                 while_v1, rnn_v1, lstm_v2, lstm_v2_vars, call_stateful):
         case()
     gradients()
     (OUT / "goldens.json").write_text(json.dumps(GOLDENS, indent=1, sort_keys=True) + "\n")

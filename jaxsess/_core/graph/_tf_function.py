@@ -443,7 +443,8 @@ def _legacy_value(av: Any, which: str | None) -> Any:
 def _variable_op(ctx: _BodyContext, op_type: str, inputs: list[Any], attrs: Mapping[str, Any]) -> list[Any]:
     ref = inputs[0]
     if op_type == "ReadVariableOp":
-        return [ctx.read_variable(ref)]
+        # A variable handed to a stateless call (If, While) arrives as its value, read at the call.
+        return [ref if not isinstance(ref, VarRef) else ctx.read_variable(ref)]
     value = inputs[1]
     if op_type == "AssignAddVariableOp":
         value = ctx.read_variable(ref) + value
@@ -535,9 +536,6 @@ def _while(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequenc
     """``lax.while_loop`` over the loop variables the plan needs (as Grappler prunes the rest):
     those whose outputs the plan reads, the condition's, and what they depend on in the body.
     A ``PendingList`` loop variable gets its array from one abstract trace of the body."""
-    if any(isinstance(v, VarRef) for v in inputs):
-        raise ctx.error("has variables as loop variables (resources captured by a while loop), which jaxsess "
-                        "does not support yet")
     lib = _library(ctx)
     init = [_device_value(a) for a in inputs]
     n = len(init)
@@ -546,6 +544,14 @@ def _while(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequenc
     cond_deps = output_deps(lib, cond_f.name)[0]
     if len(body_deps) != n:
         raise ctx.error(f"while body '{body_f.name}' gives {len(body_deps)} outputs for {n} loop variables")
+    # Variables captured by the loop (resource loop variables the body passes on unchanged): not
+    # carried; the body reads them from the caller (assigning them in a loop is refused).
+    passed = _passed_through(lib, body_f.name)
+    fixed = {k for k, v in enumerate(init) if isinstance(v, VarRef)}
+    for k in fixed:
+        if k not in passed:
+            raise ctx.error(f"loop variable {k} is variable '{init[k].name}', which the body does not pass on "
+                            "unchanged: jaxsess's loops read captured variables, they do not carry them")
     def closure(start: set[int]) -> list[int]:
         live = set(start) | set(cond_deps)
         todo = list(live)
@@ -554,7 +560,7 @@ def _while(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequenc
                 if d not in live:
                     live.add(d)
                     todo.append(d)
-        return sorted(live)
+        return sorted(live - fixed)
 
     used = _used_outputs(ctx, n)
     if used is None:  # shape inference: every loop variable that keeps its shape
@@ -624,6 +630,13 @@ def _while(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequenc
     return result
 
 
+def _passed_through(library: FunctionLibrary, fname: str) -> frozenset[int]:
+    """The arguments function ``fname`` returns unchanged at the same position (a loop's invariants)."""
+    fdef = library.get(fname)
+    sig = fdef.signature
+    return frozenset(k for k, (a, o) in enumerate(zip(sig.input_arg, sig.output_arg)) if fdef.ret.get(o.name) == a.name)
+
+
 def _trip_count(ctx: Any, lib: FunctionLibrary, cond_f: TFFunction, body_f: TFFunction, init: list[Any],
                 cond_deps: frozenset[int], body_deps: list[frozenset[int]]) -> int | None:
     """How many times the loop runs, counted on the host when the condition depends only on
@@ -665,7 +678,8 @@ def _trip_count(ctx: Any, lib: FunctionLibrary, cond_f: TFFunction, body_f: TFFu
 def _stable(probe: list[Any] | None, init: list[Any]) -> list[bool]:
     """Which loop variables keep their shape through the body (a pending list: when it gets one)."""
     return [probe is not None and probe[k] is not None and (
-        is_pending(v) or tuple(probe[k].shape) == tuple(jnp.shape(v))) for k, v in enumerate(init)]
+        is_pending(v) or tuple(probe[k].shape) == tuple(jnp.shape(v))) if not isinstance(v, VarRef) else True
+        for k, v in enumerate(init)]
 
 
 def _probe_body(ctx: Any, lib: FunctionLibrary, body_f: TFFunction, init: list[Any],
@@ -673,14 +687,14 @@ def _probe_body(ctx: Any, lib: FunctionLibrary, body_f: TFFunction, init: list[A
     """The body's outputs' shapes and dtypes (``jax.ShapeDtypeStruct``; ``None`` for those not
     ``wanted``) on the initial values (pending lists closed over), or ``None`` when the body
     does not trace on them."""
-    slots = [k for k, v in enumerate(init) if not is_pending(v)]
+    slots = [k for k, v in enumerate(init) if not is_pending(v) and not isinstance(v, VarRef)]
 
     def run(*vals: Any) -> list[Any]:
         args = list(init)
         for k, v in zip(slots, vals):
             args[k] = v
         out = function_of(ctx, body_f, lib, True, None, wanted)(*args)
-        return [None if o is None or is_pending(o) else o for o in out]
+        return [None if o is None or is_pending(o) or isinstance(o, VarRef) else o for o in out]
 
     try:
         shapes = jax.eval_shape(run, *[jax.ShapeDtypeStruct(jnp.shape(init[k]), jnp.result_type(init[k]))

@@ -51,7 +51,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -83,6 +83,7 @@ from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs,
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._core.graph._tf_frames import functionalize, has_v1_control_flow
 from jaxsess._core.graph._tf_function import CALL_OPS as CALL_OPS  # registers the function-call ops
+from jaxsess._core.graph._tf_lists import LIST_OPS as LIST_OPS  # registers TensorArray/TensorList ops
 from jaxsess._core.graph._tf_node import (
     TF_NODE,
     FunctionLibrary,
@@ -323,10 +324,59 @@ def op_to_node_def(op: Operation) -> node_def_pb2.NodeDef:
 register_graph_def_writer(graph_to_graph_def, op_to_node_def)
 
 
+TFExpansion = Callable[[Operation], "list[tuple[str, str, list[str], dict[str, Any]]] | None"]
+TF_EXPORT_EXPANSIONS: dict[str, TFExpansion] = {}
+"""jaxsess op type -> how it is written as several of TF's nodes when TF has no one op for it
+(``RandomUniform(minval, maxval)`` is TF's ``RandomUniform(shape) * (maxval - minval) + minval``).
+
+``fn(op) -> [(suffix, tf_op, inputs, attrs), ...]`` (or ``None``: written as one node): the
+helper nodes ``op.name + '/' + suffix`` and, with suffix ``''``, the node named ``op.name``
+whose output 0 is the op's. ``inputs`` name tensors of the graph or helpers (``'{name}/mul'``);
+``attrs`` are Python values (see ``_to_attr_value``). The final node also carries the op's exact
+attributes and its own inputs privately, so jaxsess reads its op back, and skips the helpers."""
+_HELPER_ATTR = "_jaxsess_helper"
+
+
+def _export_expanded(gd: Any, graph: Graph, op: Operation, taken: set[str], add_shapes: bool) -> bool:
+    expand = TF_EXPORT_EXPANSIONS.get(op.type)
+    parts = expand(op) if expand is not None else None
+    if not parts:
+        return False
+    names = [op.name + "/" + suffix if suffix else op.name for suffix, _, _, _ in parts]
+    if any(n in taken for n in names if n != op.name):
+        return False
+    try:
+        encoded = {k: _encode(v, graph) for k, v in op.attrs.items()}
+    except _NoEncoding:
+        return False
+    taken.update(names)
+    for (suffix, tf_op, inputs, attrs), name in zip(parts, names, strict=True):
+        node = gd.node.add(name=name, op=tf_op, device=op.device)
+        node.input.extend(inputs)
+        for k, v in attrs.items():
+            av = _to_attr_value(v)
+            if av is None:
+                raise ValueError(f"Cannot serialise node '{op.name}' (op '{op.type}'): attribute '{k}' of {tf_op}")
+            node.attr[k].CopyFrom(av)
+        if suffix:
+            node.attr[_HELPER_ATTR].s = op.name.encode("utf-8")
+            continue
+        node.input.extend("^" + c.name for c in op.control_inputs)
+        private = {"op": op.type, "attrs": encoded, "n_const": 0, "inputs": [_input_name(t) for t in op.inputs]}
+        node.attr[PRIVATE_ATTRS].s = json.dumps(private).encode("utf-8")
+        if add_shapes and op.outputs:
+            shapes = node.attr[_OUTPUT_SHAPES].list.shape
+            for t in op.outputs:
+                shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
+    return True
+
+
 def _export_op(
     gd: Any, graph: Graph, op: Operation, taken: set[str], by_name: dict[str, Operation], add_shapes: bool,
     lenient: bool = False,
 ) -> None:
+    if _export_expanded(gd, graph, op, taken, add_shapes):
+        return
     m = tf_op_def(op._op_def)
     assert m.to_tf is not None and m.from_tf is not None
     specs = [(t.shape, t.dtype) for t in op.inputs]
@@ -526,6 +576,7 @@ def import_graph_def(
     ops: dict[str, Operation] = {}
     decoder = _Decoder(tensors, ops)
     used_map: set[str] = set()
+    helpers: dict[str, str] = {}  # skipped helper node -> the node of the op it is a part of
     with graph.control_dependencies(None):
         for i, node in enumerate(_topological(graph_def)):
             if node.op == "Const" and node.attr["value"].tensor.dtype == _tfproto.types_pb2.DT_STRING:
@@ -536,6 +587,10 @@ def import_graph_def(
                 # Kept as a value for ops that take it as a constant (summary tags),
                 # and imported as a string Const (a host value) for other consumers.
                 decoder.strings[node.name] = _StringConst(node.name, value)
+            if _HELPER_ATTR in node.attr and PRIVATE_ATTRS not in node.attr:
+                # a part of one of jaxsess's ops written as several TF nodes: read as that op
+                helpers[node.name] = node.attr[_HELPER_ATTR].s.decode("utf-8", "replace")
+                continue
             try:
                 if node.op in _VARIABLE_QUERIES and PRIVATE_ATTRS not in node.attr and _VARIABLE_QUERY in REGISTRY:
                     op = _import_is_initialized(graph, node, prefix, decoder, mapped, used_map)
@@ -570,7 +625,7 @@ def import_graph_def(
                 raise ValueError(f"Requested return_element {r!r} not found in graph_def.")
             out.append(t)
         else:
-            found = ops.get(r)
+            found = ops.get(r) or ops.get(helpers.get(r, ""))
             if found is None:
                 raise ValueError(f"Requested return_element {r!r} not found in graph_def.")
             out.append(found)
@@ -697,10 +752,10 @@ def _import_tf_node(
                 if lw.stateful:
                     var_refs.append(i)
                 continue
-            if lw.stateful:
-                raise ValueError(f"input {i} ('{t.name}') is a {'ref' if is_ref else 'resource'} input: it must be a "
-                                 f"variable (VariableV2/VarHandleOp), got op '{t.op.type}'")
-            continue
+            if lw.stateful and is_ref:
+                raise ValueError(f"input {i} ('{t.name}') is a ref input: it must be a variable (VariableV2), "
+                                 f"got op '{t.op.type}'")
+            continue  # a resource that is not a variable (a TensorArray's handle): passed as its value
         if isinstance(dt, _dtypes.DType) and t.dtype != dt:
             raise ValueError(f"input {i} ('{t.name}') has dtype {t.dtype.name}; TF's OpDef wants {dt.name}")
     statics: dict[int, np.ndarray] = {}
@@ -792,7 +847,13 @@ def _import_node(
     assert m.from_tf is not None
     inputs: list[Tensor] = []
     controls: list[Operation] = []
-    for s in node.input:
+    node_inputs = list(node.input)
+    if spec is not None and "inputs" in spec:  # written as several TF nodes: the op's own inputs
+        own = spec["inputs"]
+        if not isinstance(own, list) or not all(isinstance(x, str) and not x.startswith("^") for x in own):
+            raise ValueError(f"attribute '{PRIVATE_ATTRS}': malformed inputs")
+        node_inputs = own + [x for x in node_inputs if x.startswith("^")]
+    for s in node_inputs:
         if s.startswith("^"):
             controls.append(decoder.op(s[1:]))
             continue

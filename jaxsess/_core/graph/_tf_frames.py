@@ -25,13 +25,9 @@ the result like any TF 2.x graph (``graph/_tf_function``):
   the library, named ``<frame>/cond``, ``<frame>/body``); each ``Exit``
   becomes an ``Identity`` of the ``While``'s output, under its own name.
   Nested frames are refused (naming the frame) for now.
-* **TensorArrays** (``TensorArray*V3``, as ``dynamic_rnn`` writes them) are
-  lowered here with their *flow* carrying the array's contents: the
-  ``TensorArrayV3`` node makes a zero array ``[size, *element_shape]``
-  (``size`` folded on the host; ``element_shape`` must be fully known, or
-  the node is refused), reads, gathers and size read the flow, writes and
-  scatters return the updated array; the handle is a placeholder value.
-  In a loop the flow is a loop variable like any other.
+* **TensorArrays** (``TensorArray*V3``, as ``dynamic_rnn`` writes them) carry
+  their contents in their flow (``graph/_tf_lists``): in a loop the flow is a
+  loop variable like any other.
 
 Imports: ``_core`` only (graph/ modules before this one).
 """
@@ -41,13 +37,11 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-import jax.numpy as jnp
-import numpy as np
 from tensorboard.compat.proto import function_pb2
 
 from jaxsess._core import _tfproto as _tfproto
 from jaxsess._core.graph._tf_node import arg_counts, decode_attrs
-from jaxsess._core.graph._tf_opset import register_tf_lowering, tf_op_def
+from jaxsess._core.graph._tf_opset import tf_op_def
 
 __all__ = ["V1_CONTROL_FLOW", "has_v1_control_flow", "functionalize"]
 
@@ -341,59 +335,3 @@ def _fn_ref(node: Any, idx: int) -> str:
         offset += n
     return f"{node.name}:{idx}"
 
-
-# -- TensorArrays: the flow is the contents ------------------------------------------------
-
-
-@register_tf_lowering("TensorArrayV3", static_inputs=(0,))
-def _ta_new(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    size = int(np.asarray(inputs[0]))
-    shape = attrs["element_shape"]
-    if attrs["dynamic_size"]:
-        raise ctx.error("a TensorArray of dynamic size: jaxsess needs its size when the graph is compiled")
-    if not shape.is_fully_defined():
-        raise ctx.error(f"a TensorArray whose element_shape {shape} is not fully known: jaxsess needs it when "
-                        "the graph is compiled")
-    return [jnp.zeros((), jnp.int32), jnp.zeros((size, *shape.as_list()), attrs["dtype"].np_dtype)]
-
-
-@register_tf_lowering("TensorArrayReadV3")
-def _ta_read(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    _, index, flow = inputs
-    return [flow[index]]
-
-
-@register_tf_lowering("TensorArrayWriteV3")
-def _ta_write(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    _, index, value, flow = inputs
-    return [flow.at[index].set(jnp.asarray(value, flow.dtype))]
-
-
-@register_tf_lowering("TensorArrayScatterV3")
-def _ta_scatter(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    _, indices, value, flow = inputs
-    return [flow.at[indices].set(jnp.asarray(value, flow.dtype))]
-
-
-@register_tf_lowering("TensorArrayGatherV3")
-def _ta_gather(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    _, indices, flow = inputs
-    return [flow[indices]]
-
-
-@register_tf_lowering("TensorArraySizeV3")
-def _ta_size(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    return [jnp.asarray(inputs[1].shape[0], jnp.int32)]
-
-
-@register_tf_lowering("TensorArrayConcatV3")
-def _ta_concat(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    flow = inputs[1]
-    n = flow.shape[0]
-    lengths = jnp.full((n,), flow.shape[1] if flow.ndim > 1 else 1, jnp.int64)
-    return [jnp.reshape(flow, (-1, *flow.shape[2:])), lengths]
-
-
-@register_tf_lowering("TensorArrayCloseV3", stateful=True)
-def _ta_close(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    return []

@@ -10,6 +10,7 @@ runs (``jaxsess._tf1.ops``), so the math is written once.
 from jaxsess._tf1.tf_opset import (
     array as array,
     elementwise as elementwise,
+    export as export,
     image as image,
     math as math,
     nn as nn,

@@ -3,6 +3,7 @@ that name the node, the registration decorator, host-value helpers."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -84,10 +85,9 @@ def lowering(*op_types: str, static_inputs: tuple[int, ...] = (), stateful: bool
         if multi:
             wrapped = fn
         else:
+            @functools.wraps(fn)
             def wrapped(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
                 return (fn(ctx, inputs, attrs),)
-            wrapped.__name__ = wrapped.__qualname__ = fn.__name__
-            wrapped.__doc__ = fn.__doc__
         register_tf_lowering(*op_types, static_inputs=static_inputs, stateful=stateful)(wrapped)
         return fn
     return deco

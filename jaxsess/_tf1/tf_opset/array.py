@@ -62,14 +62,14 @@ def _concat_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any
 def _concat_offset(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     """Where each input starts in the concatenation (what ``ConcatV2``'s gradient slices)."""
     dim, *shapes = inputs
-    sh = [np.asarray(s) for s in shapes]
-    a = axes(ctx, dim, len(sh[0]))[0]
-    out, at = [], 0
-    for s in sh:
-        off = np.zeros_like(s)
-        off[a] = at
-        at += int(s[a])
-        out.append(off)
+    a = axes(ctx, dim, int(np.shape(shapes[0])[0]))[0]
+    host = all(isinstance(s, np.ndarray) for s in shapes)
+    xp: Any = np if host else jnp
+    out, at = [], xp.zeros((), xp.asarray(shapes[0]).dtype)
+    for s in shapes:
+        s = xp.asarray(s)
+        out.append(xp.where(xp.arange(s.shape[0]) == a, at, xp.zeros_like(s)).astype(s.dtype))
+        at = at + s[a]
     return tuple(out)
 
 

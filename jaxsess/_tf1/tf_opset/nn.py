@@ -303,12 +303,24 @@ def _fbn_grad_v3(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> A
     return [*_fused_batch_norm_grad(ctx, inputs, attrs), jnp.zeros((0,), u), jnp.zeros((0,), u)]
 
 
+def _channel_window_sum(v: Any, r: int) -> Any:
+    """``sum(v[..., c - r : c + r + 1])`` for every channel ``c`` (zeros past the ends)."""
+    window = (1,) * (v.ndim - 1) + (2 * r + 1,)
+    pads = ((0, 0),) * (v.ndim - 1) + ((r, r),)
+    return jax.lax.reduce_window(v, np.asarray(0, v.dtype), jax.lax.add, window, (1,) * v.ndim, pads)
+
+
 @lowering("LRNGrad")
 def _lrn_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    dy, x, _ = inputs
-    _, vjp = jax.vjp(lambda v: impl("LRN")(v, depth_radius=attrs["depth_radius"], bias=attrs["bias"],
-                                           alpha=attrs["alpha"], beta=attrs["beta"]), jnp.asarray(x))
-    return vjp(jnp.asarray(dy))[0]
+    """TF's ``LRNGrad(input_grads, input_image, output_image)``: the gradient of
+    ``y = x * (bias + alpha * sum_window(x**2)) ** -beta`` over the depth window."""
+    dy, x, _ = (jnp.asarray(v) for v in inputs)
+    r, beta = attrs["depth_radius"], attrs["beta"]
+    dt = x.dtype
+    norm = np.asarray(attrs["bias"], dt) + np.asarray(attrs["alpha"], dt) * _channel_window_sum(x * x, r)
+    scaled = dy * x * norm ** np.asarray(-beta - 1, dt)
+    return (dy * norm ** np.asarray(-beta, dt)
+            - np.asarray(2 * attrs["alpha"] * beta, dt) * x * _channel_window_sum(scaled, r))
 
 
 @lowering("LRN")

@@ -113,7 +113,7 @@ class ModelReport:
             lines.append(f"signature '{key}':")
             lines.extend(f"  input  {t.name}: {t.dtype} {_shape_text(t.shape)}"
                          + (f"  ({t.tensor})" if t.tensor and t.tensor != t.name else "") for t in ins)
-            lines.extend(f"  output {t.name}: {t.dtype} {_shape_text(t.shape)}"
+            lines.extend(f"  output {t.name}: {t.dtype}" + ("" if t.dtype == "op" else f" {_shape_text(t.shape)}")
                          + (f"  ({t.tensor})" if t.tensor and t.tensor != t.name else "") for t in outs)
         if self.ops:
             total = sum(self.ops.values())

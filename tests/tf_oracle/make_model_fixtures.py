@@ -13,9 +13,9 @@ outputs ``out0``, ``out1``... computed by TF on a fixed random input), and
 Every artifact is small (<= 2 MB; weights random with fixed seeds,
 ``weights=None``). With ``--full DIR`` it writes the full-size Keras
 applications (ResNet50, InceptionV3, DenseNet121, MobileNetV2,
-EfficientNetB0, Xception, NASNetMobile, ConvNeXtTiny), frozen at batch 1,
-into DIR with the same layout (``tests/tf_models_full.py`` style checks read
-them through ``JAXSESS_TF_MODELS_DIR``).
+EfficientNetB0, Xception, NASNetMobile, ConvNeXtTiny; logits out, random
+BatchNorm statistics), frozen at batch 1, into DIR with the same layout;
+check one with ``python tests/tf_models_runner.py NAME DIR``.
 
 Kinds (``models.json``):
 
@@ -534,7 +534,10 @@ def full(out: Path) -> None:
     w = Writer(out)
     for i, name in enumerate(FULL_APPS):
         _seed(100 + i)
-        m = getattr(keras.applications, name)(weights=None)
+        # logits out (a fresh model's softmax over 1000 classes is uniform to 1e-6: it would check
+        # nothing), and BatchNorm statistics that are not the identity
+        m = getattr(keras.applications, name)(weights=None, classifier_activation=None)
+        _randomize_bn(m, 100 + i)
         shape = (1, *m.input_shape[1:])
         gd, ins, outs, frozen = _freeze_keras(m, shape)
         x = _input(shape, seed=1)

@@ -15,6 +15,9 @@ Subcommands (run ``python -m jaxsess COMMAND --help`` for each):
 * ``info``: versions, backend, devices and the x64 setting.
 * ``launch --processes N [--devices-per-process K] script.py [args]``: runs a
   script in N local processes on ``jax.distributed`` (see ``jaxsess._launch``).
+* ``inspect MODEL [--no-run] [--json] [--seed N]``: what a model file written by
+  TensorFlow holds (signatures, the ops jaxsess cannot lower with counts) and the
+  outputs of a random input (see ``jaxsess._tf1.model_files``).
 
 Exit status: 0 on success, 2 for a usage error (one line on stderr saying which
 argument and why), 1 when a command fails (one line on stderr; ``--traceback``
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import os
 import platform
 import sys
@@ -52,6 +56,7 @@ from jaxsess._core.graph._device import tf_device_name
 from jaxsess._core.runtime._native import hot as _c_hot
 from jaxsess._core.runtime._resources import ResourceCleanupStrategy
 from jaxsess._launch import launch
+from jaxsess._tf1.model_files import inspect_model
 from jaxsess.datasets import load_digits
 
 PROG = "python -m jaxsess"
@@ -372,12 +377,47 @@ def _split_launch(argv: list[str]) -> tuple[list[str], list[str]]:
     return argv[:k], command[1:] if command[:1] == ["--"] else command
 
 
+# -- inspect ----------------------------------------------------------------------
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    report = inspect_model(args.model, run=not args.no_run, seed=args.seed)
+    if args.json:
+        print(json.dumps(report.as_json(), indent=1))
+    else:
+        print(report.text())
+    if report.error:
+        if args.traceback:  # the error was caught in the report: load again to show where it came from
+            inspect_model(args.model, run=not args.no_run, seed=args.seed, reraise=True)
+        print(f"{PROG} inspect: error: {report.error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _add_inspect(sub: Any) -> None:
+    p = sub.add_parser(
+        "inspect",
+        help="what a TF model file holds, and whether jaxsess runs it",
+        description="Reads a model written by TensorFlow (a frozen GraphDef .pb/.pbtxt, a .meta with its "
+        "checkpoint, a TF1 or TF2 SavedModel directory, a Keras .h5 or SavedModel) without TensorFlow: "
+        "lists its signatures (inputs and outputs with dtypes and shapes), the op types of its graph and "
+        "function library that jaxsess cannot lower (with counts), and runs each signature once on a random "
+        "input (standard normal floats, zeros for integers, unknown dimensions 1), printing the outputs' "
+        "shapes. Exit status 1 when the model does not load or run.",
+    )
+    p.add_argument("model", metavar="MODEL", help="the model file or SavedModel directory")
+    p.add_argument("--no-run", action="store_true", help="only read the file; do not run a random input")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random input (default: 0)")
+    p.set_defaults(func=_inspect)
+
+
 class _UsageError(Exception):
     """A usage error found after parsing: one line, exit status 2."""
 
 
 #: Subcommands: each adds its parser to the subparsers and sets ``func``.
-COMMANDS: list[Callable[[Any], None]] = [_add_demo, _add_info, _add_launch]
+COMMANDS: list[Callable[[Any], None]] = [_add_demo, _add_info, _add_launch, _add_inspect]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,6 +1,7 @@
 """``tf.compat.v1.saved_model``: SavedModel directories written and loaded in TF1's
 format (:mod:`~jaxsess.saved_model.builder`, :mod:`~jaxsess.saved_model.loader`)."""
 
+from jaxsess._tf1.saved_model.load_v2 import load as load_v2, load_either as load
 from jaxsess.saved_model import (
     builder as builder,
     constants as constants,
@@ -24,10 +25,7 @@ from jaxsess.saved_model.constants import (
     VARIABLES_DIRECTORY as VARIABLES_DIRECTORY,
     VARIABLES_FILENAME as VARIABLES_FILENAME,
 )
-from jaxsess.saved_model.loader import (
-    load as load,
-    maybe_saved_model_directory as maybe_saved_model_directory,
-)
+from jaxsess.saved_model.loader import maybe_saved_model_directory as maybe_saved_model_directory
 from jaxsess.saved_model.signature_constants import (
     CLASSIFY_INPUTS as CLASSIFY_INPUTS,
     CLASSIFY_METHOD_NAME as CLASSIFY_METHOD_NAME,
@@ -58,7 +56,7 @@ contains_saved_model = maybe_saved_model_directory
 
 __all__ = [
     "builder", "constants", "loader", "signature_constants", "signature_def_utils", "tag_constants", "utils",
-    "Builder", "simple_save", "load", "maybe_saved_model_directory", "contains_saved_model",
+    "Builder", "simple_save", "load", "load_v2", "maybe_saved_model_directory", "contains_saved_model",
     "build_signature_def", "predict_signature_def", "classification_signature_def", "regression_signature_def", "is_valid_signature", "build_tensor_info",
     "get_tensor_from_tensor_info", "SERVING", "TRAINING", "GPU", "TPU",
     "DEFAULT_SERVING_SIGNATURE_DEF_KEY", "PREDICT_INPUTS", "PREDICT_METHOD_NAME", "PREDICT_OUTPUTS",

@@ -106,7 +106,10 @@ class Conv3D(Layer, _tf_layers.Conv3D):
     def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1, 1), padding: str = "valid",
                  data_format: str | None = None, dilation_rate: Any = (1, 1, 1), activation: Any = None,
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
-                 **kwargs: Any) -> None:
+                 groups: int = 1, **kwargs: Any) -> None:
+        if groups != 1:  # TF Keras writes ``groups`` into every Conv2D's config (.h5, SavedModel)
+            raise NotImplementedError(f"Conv2D: grouped convolution (groups={groups}) is not supported by jaxsess")
+        self.groups = groups
         super().__init__(filters, kernel_size, strides=strides, padding=padding,
                          data_format=data_format or K.image_data_format(), dilation_rate=dilation_rate,
                          activation=_activation(activation), use_bias=use_bias,
@@ -178,7 +181,10 @@ class Conv2D(Layer, _tf_layers.Conv2D):
     def __init__(self, filters: int, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
                  data_format: str | None = None, dilation_rate: Any = (1, 1), activation: Any = None,
                  use_bias: bool = True, kernel_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
-                 **kwargs: Any) -> None:
+                 groups: int = 1, **kwargs: Any) -> None:
+        if groups != 1:  # TF Keras writes ``groups`` into every Conv2D's config (.h5, SavedModel)
+            raise NotImplementedError(f"Conv2D: grouped convolution (groups={groups}) is not supported by jaxsess")
+        self.groups = groups
         super().__init__(filters, kernel_size, strides=strides, padding=padding,
                          data_format=data_format or K.image_data_format(), dilation_rate=dilation_rate,
                          activation=_activation(activation), use_bias=use_bias,

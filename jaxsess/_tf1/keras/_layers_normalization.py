@@ -33,6 +33,16 @@ class BatchNormalization(Layer, _tf_layers.BatchNormalization):
 
     _takes_training = True
 
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Any:
+        """As ``Layer.from_config``; TF Keras writes ``axis`` as a one-element list (``[3]``)."""
+        axis = config.get("axis")
+        if isinstance(axis, list | tuple):
+            if len(axis) != 1:
+                raise NotImplementedError(f"BatchNormalization over several axes {list(axis)} is not supported")
+            config = {**config, "axis": int(axis[0])}
+        return super().from_config(config, custom_objects)
+
 
 class LayerNormalization(Layer):
     """Normalization of each sample over ``axis`` (mean and variance of that sample),

@@ -553,10 +553,18 @@ def deserialize(config: dict[str, Any], custom_objects: dict[str, Any] | None = 
     name = config["class_name"]
     custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
     cls = custom.get(name) or _BY_NAME.get(name.lower())
+    if cls is None and name.startswith("Custom>"):  # tf_keras >= 2.11 saves its optimizers as "Custom>Adam"
+        cls = _BY_NAME.get(name[len("Custom>"):].lower())
     if cls is None:
         raise ValueError(f"Unknown optimizer: {name!r}. Please ensure it is in `custom_objects`. "
                          f"Known: {sorted(_BY_NAME)}.")
     args = dict(config.get("config") or {})
+    # tf_keras' new optimizers' keys, when they hold their off values (weight decay, EMA of weights)
+    if args.get("weight_decay") is None:
+        args.pop("weight_decay", None)
+    if not args.get("use_ema"):
+        for key in ("use_ema", "ema_momentum", "ema_overwrite_frequency"):
+            args.pop(key, None)
     if hasattr(cls, "from_config"):
         return cls.from_config(args, custom_objects) if issubclass(cls, _KerasOptimizer) else cls.from_config(args)
     return cls(**args)

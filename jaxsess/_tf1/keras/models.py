@@ -36,6 +36,7 @@ from jaxsess._tf1.keras import (
     _custom_objects as _custom_objects,
     _hdf5 as _hdf5,
     _optimizers as _optimizers,
+    _tf_saved_model as _tf_saved_model,
     backend as K,
     layers as _layers,
     losses as _losses,
@@ -1566,25 +1567,33 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
       OSError: no such file.
       ValueError: an unknown layer, loss or metric (pass it in ``custom_objects``).
     """
-    path = str(filepath)
-    if os.path.isdir(path):
-        if not os.path.exists(os.path.join(path, _DIR_MODEL_FILE)):
-            raise OSError(f"No file or directory found at {path} (jaxsess reads the models it saved to a "
-                          f"directory, {_DIR_MODEL_FILE}; not TF SavedModels).")
-        path = os.path.join(path, _DIR_MODEL_FILE)
-    if not os.path.exists(path):
-        raise OSError(f"No file or directory found at {path}")
+    path = os.fspath(filepath)
     custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
-    with _hdf5.h5py.File(path, "r") as f:
-        raw = f.attrs.get("model_config")
-        if raw is None:
-            raise ValueError(f"No model config found in the file at {path}.")
-        config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
-        model = model_from_config(config, custom)
-        _hdf5.load_weights_from_group(f["model_weights"], model.layers)
-        training = f.attrs.get("training_config")
+    training: Any = None
+    if os.path.isdir(path) and _tf_saved_model.is_keras_saved_model(path):
+        meta = _tf_saved_model.read_keras_metadata(path)
+        model = model_from_config({"class_name": meta["class_name"], "config": meta["config"]}, custom)
+        _tf_saved_model.restore_weights(path, model)
+        training = meta.get("training_config")
+    else:
+        if os.path.isdir(path):
+            if not os.path.exists(os.path.join(path, _DIR_MODEL_FILE)):
+                raise OSError(f"No file or directory found at {path} (a directory jaxsess reads holds "
+                              f"{_DIR_MODEL_FILE}, or TF Keras' keras_metadata.pb + saved_model.pb).")
+            path = os.path.join(path, _DIR_MODEL_FILE)
+        if not os.path.exists(path):
+            raise OSError(f"No file or directory found at {path}")
+        with _hdf5.h5py.File(path, "r") as f:
+            raw = f.attrs.get("model_config")
+            if raw is None:
+                raise ValueError(f"No model config found in the file at {path}.")
+            config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
+            model = model_from_config(config, custom)
+            _hdf5.load_weights_from_group(f["model_weights"], model.layers)
+            training = f.attrs.get("training_config")
     if compile and training is not None:
-        tc = json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
+        tc = training if isinstance(training, dict) else \
+            json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
         optimizer = _optimizers.deserialize(tc["optimizer_config"], custom)
 
         def resolve(spec: Any) -> Any:
@@ -1594,7 +1603,13 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
                 cls_ = custom.get(spec["class_name"]) or getattr(_metrics, spec["class_name"], None)
                 if cls_ is None:
                     raise ValueError(f"Unknown metric: {spec['class_name']} (pass it in custom_objects).")
-                return cls_(**spec["config"])
+                cfg = dict(spec["config"])
+                if isinstance(cfg.get("fn"), str):  # tf_keras' MeanMetricWrapper names its function
+                    fn = custom.get(cfg["fn"]) or getattr(_metrics, cfg["fn"], None)
+                    if fn is None:
+                        raise ValueError(f"Unknown metric function: {cfg['fn']} (pass it in custom_objects).")
+                    cfg["fn"] = fn
+                return cls_(**cfg)
             if isinstance(spec, dict):
                 return {k: resolve(v) for k, v in spec.items()}
             if isinstance(spec, list):

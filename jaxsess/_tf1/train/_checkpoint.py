@@ -325,6 +325,9 @@ def _read_block_at(buf: bytes, handle: bytes) -> tuple[bytes, int, int]:
     return block, offset, end
 
 
+_DT_STRING = 7
+
+
 class BundleReader:
     """Reads a V2 checkpoint, as TF's ``BundleReader`` / ``CheckpointReader``.
 
@@ -438,6 +441,38 @@ class BundleReader:
             self._data[shard] = buf
         return buf
 
+    def _get_strings(self, name: str, entry: Any) -> np.ndarray:
+        """A string tensor (``object`` array of ``bytes``): TF's bundle writes the elements' lengths as
+        varints, a 4-byte checksum of them, then the bytes (TF2 checkpoints hold their object graph
+        so, ``_CHECKPOINTABLE_OBJECT_GRAPH``)."""
+        shape = self.shape(name)
+        path = data_path(self.prefix, entry.shard_id, self.num_shards)
+        buf = self._shard(entry.shard_id)
+        if entry.offset < 0 or entry.offset + entry.size > len(buf):
+            raise self._loss(path, f"tensor {name!r}: {entry.size} bytes at byte {entry.offset} outside the file")
+        raw = buf[entry.offset:entry.offset + entry.size]
+        n = int(np.prod(shape, dtype=np.int64)) if shape else 1
+        pos, lengths = 0, []
+        try:
+            for _ in range(n):
+                length, pos = _get_varint(raw, pos, len(raw))
+                lengths.append(length)
+        except _Corrupt as e:
+            raise self._loss(path, f"tensor {name!r}: {e}") from None
+        checksum = raw[pos:pos + 4]
+        pos += 4  # the lengths' checksum
+        if pos + sum(lengths) != len(raw):
+            raise self._loss(path, f"tensor {name!r}: string lengths do not fit its {len(raw)} bytes")
+        # TF's checksum: over the lengths as little-endian uint32 (uint64 past 4 GiB), then the rest
+        sized = b"".join(struct.pack("<I" if n_ <= 0xFFFFFFFF else "<Q", n_) for n_ in lengths)
+        if mask_crc(_crc(sized + checksum + raw[pos:])) != entry.crc32c:
+            raise self._loss(path, f"checksum mismatch for tensor {name!r} at byte {entry.offset}")
+        out = np.empty(n, dtype=object)
+        for i, length in enumerate(lengths):
+            out[i] = bytes(raw[pos:pos + length])
+            pos += length
+        return out.reshape(shape)
+
     def get_tensor(self, name: str) -> np.ndarray:
         """The value of ``name`` as a new NumPy array (checksum verified).
 
@@ -448,6 +483,8 @@ class BundleReader:
             shape (names the tensor and the file).
         """
         entry = self._entry(name)
+        if entry.dtype == _DT_STRING:
+            return self._get_strings(name, entry)
         dt = self.dtype(name)
         shape = self.shape(name)
         if entry.slices:

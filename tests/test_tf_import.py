@@ -444,3 +444,14 @@ def test_graphs_with_variables_in_functions_compute_tfs_values(case):
         got = [s.run(name, feeds) for name in c["fetches"]]
     for k, (name, v, want) in enumerate(zip(c["fetches"], got, c["values"])):
         _check(v, _dec(want), f"{case}: fetch {k} ({name})")
+
+
+def test_nested_v1_loops_are_rewritten_innermost_first():
+    g = _import("nested_v1")
+    outer = g.get_operation_by_name("outer/while_context/functional_while")
+    lib = outer.get_attr("library")
+    body = lib.get("outer/while_context/body")
+    assert [n.op for n in body.node_def].count("While") == 1  # the inner loop, a node of the outer body
+    c = GOLDENS["nested_v1"]
+    for name, v, want in zip(c["fetches"], _run_case("nested_v1", g), c["values"]):
+        _check(v, _dec(want), f"nested_v1: {name}")

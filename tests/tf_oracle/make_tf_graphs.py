@@ -27,7 +27,8 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
   ``PartitionedCall`` with their ``FunctionDefLibrary`` (``alt``: a second
   run with other feeds: the other branch, an index out of range, no iteration);
 * ``while_v2_grow`` — a v2 loop whose variable changes shape (``shape_invariants``);
-* ``while_v1``/``rnn_v1`` — control flow v1: a ``tf.while_loop`` and a frozen
+* ``while_v1``/``nested_v1``/``rnn_v1`` — control flow v1: a ``tf.while_loop`` (and
+  two nested ones) and a frozen
   ``dynamic_rnn`` (``Switch``, ``Merge``, ``Enter``, ``Exit``,
   ``NextIteration``, ``LoopCond``, ``TensorArray*V3``);
 * ``lstm_v2`` — a frozen tf_keras ``LSTM`` with control flow v2
@@ -250,6 +251,27 @@ def while_v1() -> None:
           grad={"x": "x:0", "y": "y:0", "value": _enc(grad)})
 
 
+def nested_v1() -> None:
+    """Nested TF1 loops: for i < n: for j < i + 1: v = v * 0.5 + j."""
+    tf.disable_control_flow_v2()
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2], name="x")
+        n = tf.placeholder(tf.int32, [], name="n")
+
+        def outer(i: Any, v: Any) -> Any:
+            _, v2 = tf.while_loop(lambda j, u: j < i + 1, lambda j, u: (j + 1, u * 0.5 + tf.cast(j, tf.float32)),
+                                  [tf.constant(0), v], name="inner")
+            return i + 1, v2
+
+        _, y = tf.while_loop(lambda i, v: i < n, outer, [tf.constant(0), x], name="outer")
+        y = tf.identity(y, name="y")
+        feeds = {x: np.array([1.0, -3.0], np.float32), n: np.array(3, np.int32)}
+        with tf.Session() as s:
+            vals = s.run([y], feeds)
+    _save("nested_v1", g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [y.name], vals)
+
+
 def rnn_v1() -> None:
     tf.disable_control_flow_v2()
     g = tf.Graph()
@@ -366,7 +388,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for case in (keras_reshape_pack, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
                  call_v2,
-                 while_v1, rnn_v1, lstm_v2, lstm_v2_vars, call_stateful):
+                 while_v1, nested_v1, rnn_v1, lstm_v2, lstm_v2_vars, call_stateful):
         case()
     gradients()
     (OUT / "goldens.json").write_text(json.dumps(GOLDENS, indent=1, sort_keys=True) + "\n")

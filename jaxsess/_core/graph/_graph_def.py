@@ -82,10 +82,14 @@ from jaxsess._core.graph._host import note_op
 from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs, tf_op_def, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._core.graph._tf_frames import functionalize, has_v1_control_flow
-from jaxsess._core.graph._tf_function import CALL_OPS as CALL_OPS  # registers the function-call ops
+from jaxsess._core.graph._tf_function import (  # registers the function-call ops
+    CALL_OPS as CALL_OPS,
+    calls_random,
+)
 from jaxsess._core.graph._tf_lists import LIST_OPS as LIST_OPS  # registers TensorArray/TensorList ops
 from jaxsess._core.graph._tf_node import (
     TF_NODE,
+    TF_RANDOM_NODE,
     FunctionLibrary,
     NotFoldable,
     TFFunction,
@@ -717,6 +721,9 @@ def _import_tf_node(
                 raise ValueError(f"attribute '{k}' names function '{f.name}', which is not in the GraphDef's "
                                  "function library")
     kind = node_kind(lw, attrs)
+    draws = library is not None and calls_random(attrs, library)  # a call whose body draws random numbers
+    if draws:
+        kind = TF_RANDOM_NODE  # its own draw counter: new values every run
     saved = _tfproto.NodeDef()
     for k, av in node.attr.items():
         saved.attr[k].CopyFrom(av)
@@ -733,6 +740,8 @@ def _import_tf_node(
     }
     if "seed" in attrs and "seed2" in attrs and kind != TF_NODE:
         op_attrs.update(random_seeds(attrs))
+    elif draws:
+        op_attrs.update(random_seeds({"seed": 0, "seed2": 0}))
     try:
         specs = infer_specs(kind, prefix + name, inputs, op_attrs)
     except Exception as e:  # a shape error: the node does not fit its inputs

@@ -63,7 +63,7 @@ from jaxsess._core.graph._tf_node import (
 )
 from jaxsess._core.graph._tf_opset import TF_LOWERINGS, register_tf_lowering, tf_op_def
 
-__all__ = ["function_of", "output_deps", "CALL_OPS"]
+__all__ = ["function_of", "output_deps", "calls_random", "CALL_OPS"]
 
 CALL_OPS = frozenset({"PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case", "StatelessCase",
                       "While", "StatelessWhile"})
@@ -176,6 +176,39 @@ def _needed_nodes(fdef: Any, refs: Sequence[str]) -> set[str]:
         seen.add(name)
         todo.extend(i.split(":")[0] for i in by_name[name].input if not i.startswith("^"))
     return seen
+
+
+def calls_random(attrs: Mapping[str, Any], library: FunctionLibrary) -> bool:
+    """Whether a node with these attributes calls, directly or not, a library function holding a
+    stateful random op (a stateful lowering with ``seed``/``seed2`` attributes)."""
+    todo = [f.name for v in attrs.values() for f in (v if isinstance(v, tuple) and not isinstance(v, TFFunction)
+                                                      else (v,)) if isinstance(f, TFFunction)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in library.functions:
+            continue
+        seen.add(name)
+        hit = library.cache.get(("random", name))
+        if hit is None:
+            hit = False
+            for n in library.functions[name].node_def:
+                lw = TF_LOWERINGS.get(n.op)
+                op_def = tf_op_def(n.op)
+                if lw is not None and lw.stateful and op_def is not None and {"seed", "seed2"} <= {
+                        a.name for a in op_def.attr}:
+                    hit = True
+                if n.op in library.functions:
+                    todo.append(n.op)
+                for av in n.attr.values():
+                    if av.WhichOneof("value") == "func":
+                        todo.append(av.func.name)
+                    elif av.WhichOneof("value") == "list":
+                        todo.extend(f.name for f in av.list.func)
+            library.cache[("random", name)] = hit
+        if hit:
+            return True
+    return False
 
 
 def output_deps(library: FunctionLibrary, fname: str) -> list[frozenset[int]]:

@@ -439,9 +439,19 @@ def import_graph_def(
 ) -> list[Any] | None:
     """Adds the nodes of ``graph_def`` to the default graph, as ``tf.compat.v1.import_graph_def``.
 
-    Reads graph defs written by TF (a frozen model: ``Const`` nodes with
-    ``TensorProto`` values) and by jaxsess; each node's op type is looked up
-    in the registry by its TF name, TF's attributes become the op's.
+    Reads graph defs written by TF (frozen models, training graphs,
+    function libraries, TF1's control-flow frames) and by jaxsess
+    (``docs/tf-import.md``). TF1's frames (``Switch``/``Merge``/``Enter``/
+    ``Exit``/``NextIteration``/``LoopCond``) are first rewritten as control
+    flow v2 (``graph/_tf_frames``). In a GraphDef TF wrote
+    (``versions.producer`` is not jaxsess's), a node whose op type has a
+    lowering in TF's op-set table becomes a generic TF node
+    (``graph/_tf_import``: TF's attributes with the ``OpDef``'s defaults,
+    static inputs folded on the host as Grappler would), except graph
+    structure (constants, placeholders, variables, their reads and
+    assigns); other nodes, and every node of jaxsess's own files, are looked
+    up in the registry by their TF name and their TF attributes become the
+    op's.
 
     Args:
       graph_def: a ``GraphDef`` (:meth:`Graph.as_graph_def`, or parsed from a
@@ -460,8 +470,11 @@ def import_graph_def(
 
     Raises:
       ValueError: an op type that jaxsess does not know, a malformed node or
-        attribute, inputs that do not fit the op, an ``input_map`` key or
-        ``return_elements`` name not in the graph def (the message names
+        attribute, an attribute TF's ``OpDef`` does not list or a required
+        one missing, inputs that do not fit the op (count, dtype), a static
+        input that depends on a fed value, a function the library lacks, a
+        v1 frame or cond of a shape TF does not write, an ``input_map`` key
+        or ``return_elements`` name not in the graph def (the message names
         the node and its op type).
       TypeError: ``graph_def`` is not a ``GraphDef``, or an ``input_map``
         value is not a ``Tensor``.

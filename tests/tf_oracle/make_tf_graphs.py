@@ -35,7 +35,8 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
   (``While`` over ``TensorList*`` ops); ``lstm_v2_vars`` the same not frozen
   (the loop reads its kernels through resource handles; ``init`` first);
 * ``call_stateful`` — a ``tf.function`` that assigns and reads a resource
-  variable (``StatefulPartitionedCall``); fetches run one after another.
+  variable (``StatefulPartitionedCall``), and one that reads it in a
+  ``tf.cond`` (an ``If`` in the body); fetches run one after another.
 """
 
 from __future__ import annotations
@@ -374,14 +375,22 @@ def call_stateful() -> None:
             v.assign_add(x * 2.0)
             return v.read_value() * 10.0
 
+        @tf2.function
+        def pick(x: Any, p: Any) -> Any:
+            return tf.cond(p, lambda: v.read_value() * x, lambda: v.read_value() - x)
+
         y = tf.identity(step(x), name="y")
+        p = tf.placeholder(tf.bool, [], name="p")
+        z = tf.identity(pick(x, p), name="z")
         init = tf.global_variables_initializer()
         xv = np.array([0.5, -1.0], np.float32)
         with tf.Session() as s:
             s.run(init)
-            vals = [s.run(y, {x: xv}), s.run(y, {x: xv}), s.run(v.read_value())]
+            vals = [s.run(y, {x: xv}), s.run(y, {x: xv}), s.run(v.read_value()), s.run(z, {x: xv, p: True}),
+                    s.run(z, {x: xv, p: True})]
         read = v.read_value().name
-    _save("call_stateful", g.as_graph_def(), {"x:0": xv}, ["y:0", "y:0", read], vals, init=init.name)
+    _save("call_stateful", g.as_graph_def(), {"x:0": xv, "p:0": np.array(True)}, ["y:0", "y:0", read, "z:0", "z:0"],
+          vals, init=init.name)
 
 
 def main() -> None:

@@ -534,7 +534,7 @@ def _branch(ctx: Any, f: TFFunction, types: Sequence[Any]) -> Callable[[tuple[An
 
 @register_tf_lowering("If", "StatelessIf")
 def _if(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
-    cond, args = inputs[0], tuple(_device_value(a) for a in inputs[1:])
+    cond, args = inputs[0], tuple(_branch_value(ctx, a) for a in inputs[1:])
     pred = _truthy(ctx, cond)
     types = attrs["Tout"]
     then_fn, else_fn = _branch(ctx, attrs["then_branch"], types), _branch(ctx, attrs["else_branch"], types)
@@ -545,7 +545,7 @@ def _if(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[A
 
 @register_tf_lowering("Case", "StatelessCase")
 def _case(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
-    index, args = inputs[0], tuple(_device_value(a) for a in inputs[1:])
+    index, args = inputs[0], tuple(_branch_value(ctx, a) for a in inputs[1:])
     types = attrs["Tout"]
     fns = [_branch(ctx, f, types) for f in attrs["branches"]]
     n = len(fns)
@@ -556,6 +556,11 @@ def _case(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence
         return fns[k if 0 <= k < n else n - 1](args)
     sel = jnp.where((index < 0) | (index >= n), n - 1, index)  # TF: out of range runs the last branch
     return lax.switch(sel, fns, args)  # type: ignore[no-any-return]
+
+
+def _branch_value(ctx: Any, v: Any) -> Any:
+    """A branch operand: a variable handed to ``If``/``Case`` is read at the branch's start."""
+    return ctx.read_variable(v) if isinstance(v, VarRef) else _device_value(v)
 
 
 def _device_value(v: Any) -> Any:

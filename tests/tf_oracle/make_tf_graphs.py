@@ -16,6 +16,8 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
 * ``keras_reshape_pack`` — a frozen tf_keras model whose ``Reshape`` layer
   computes its target shape as ``Pack(StridedSlice(Shape(x)), ...)`` for an
   unknown batch dimension;
+* ``transformer_block`` — a frozen tf_keras Transformer block (MultiHeadAttention,
+  LayerNormalization, a gelu feed-forward) for an unknown batch;
 * ``tensordot`` — ``tf.tensordot`` of a placeholder with unknown leading
   dimensions: its ``perm``/shape computed by ``Shape``/``GatherV2``/``Prod``/``ConcatV2``;
 * ``range_split`` — ``Range(0, n)`` with ``n`` from ``Size``, ``Split``, ``SplitV``;
@@ -99,6 +101,27 @@ def keras_reshape_pack() -> None:
         y = sess.run(model.output, {model.input: x})
         gd = _freeze(sess, g, [model.output.op.name])
     _save("keras_reshape_pack", gd, {model.input.name: x}, [model.output.name], [y])
+
+
+def transformer_block() -> None:
+    """A frozen tf_keras Transformer block: MultiHeadAttention (einsum, softmax), LayerNormalization,
+    a Dense feed-forward with gelu (Erf), for an unknown batch."""
+    import tf_keras as keras
+
+    g = tf.Graph()
+    with g.as_default():
+        tf.set_random_seed(4)
+        inp = keras.Input((4, 8), name="x")
+        att = keras.layers.MultiHeadAttention(num_heads=2, key_dim=4, name="mha")(inp, inp)
+        h = keras.layers.LayerNormalization(name="ln")(inp + att)
+        ff = keras.layers.Dense(8, activation="gelu", name="ff")(h)
+        out = keras.layers.GlobalAveragePooling1D(name="pool")(h + ff)
+        sess = tf.Session(graph=g)
+        sess.run(tf.global_variables_initializer())
+        x = np.linspace(-1, 1, 2 * 4 * 8, dtype=np.float32).reshape(2, 4, 8)
+        y = sess.run(out, {inp: x})
+        gd = _freeze(sess, g, [out.op.name])
+    _save("transformer_block", gd, {inp.name: x}, [out.name], [y])
 
 
 def tensordot() -> None:
@@ -316,6 +339,7 @@ def lstm_v2() -> None:
 GRADS = {  # case -> (x, y): TF's d sum(y * y) / dx on the case's feeds (goldens' "grad")
     "tensordot": ("a:0", "z:0"),
     "keras_reshape_pack": ("x:0", "flat/Reshape:0"),
+    "transformer_block": ("x:0", "pool/Mean:0"),
     "cond_v2": ("x:0", "cond/Identity:0"),
     "while_v2": ("x:0", "loop/Identity_3:0"),
     "lstm_v2": ("x:0", "lstm/strided_slice_3:0"),
@@ -395,7 +419,7 @@ def call_stateful() -> None:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for case in (keras_reshape_pack, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
+    for case in (keras_reshape_pack, transformer_block, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
                  call_v2,
                  while_v1, nested_v1, rnn_v1, lstm_v2, lstm_v2_vars, call_stateful):
         case()

@@ -331,6 +331,60 @@ case("ResizeBilinear_align")(lambda b: raw.ResizeBilinear(images=b.f(1, 3, 4, 2)
 case("ResizeNearestNeighbor", False)(lambda b: raw.ResizeNearestNeighbor(images=b.f(1, 3, 4, 2), size=b.c([6, 8]),
                                                                          half_pixel_centers=True))
 
+# -- linear algebra, spectral, more array and image ops ------------------------------------------
+
+
+def _spd(b: Builder) -> Any:
+    a = b.rng.standard_normal((3, 3))
+    return b.p((a @ a.T + 3 * np.eye(3)).astype(np.float32))
+
+
+case("Cholesky")(lambda b: raw.Cholesky(input=_spd(b)))
+case("MatrixInverse")(lambda b: raw.MatrixInverse(input=_spd(b), adjoint=False))
+case("MatrixDeterminant")(lambda b: raw.MatrixDeterminant(input=_spd(b)))
+case("LogMatrixDeterminant", False)(lambda b: raw.LogMatrixDeterminant(input=_spd(b)))
+case("MatrixSolve")(lambda b: raw.MatrixSolve(matrix=_spd(b), rhs=b.f(3, 2), adjoint=True))
+case("MatrixTriangularSolve")(lambda b: raw.MatrixTriangularSolve(matrix=_spd(b), rhs=b.f(3, 2), lower=True))
+case("SelfAdjointEigV2", False)(lambda b: raw.SelfAdjointEigV2(input=_spd(b), compute_v=False)[0])
+case("Svd_values", False)(lambda b: raw.Svd(input=b.f(4, 3), compute_uv=False)[0])
+case("MatrixDiag")(lambda b: raw.MatrixDiag(diagonal=b.f(2, 3)))
+case("MatrixDiagPart")(lambda b: raw.MatrixDiagPart(input=b.f(2, 3, 3)))
+case("MatrixSetDiag")(lambda b: raw.MatrixSetDiag(input=b.f(2, 3, 3), diagonal=b.f(2, 3)))
+case("Cross")(lambda b: raw.Cross(a=b.f(4, 3), b=b.f(4, 3)))
+case("RFFT", False)(lambda b: raw.RFFT(input=b.f(2, 8), fft_length=b.c([8])))
+case("IRFFT", False)(lambda b: raw.IRFFT(input=raw.RFFT(input=b.f(2, 8), fft_length=b.c([8])), fft_length=b.c([8])))
+case("Roll")(lambda b: raw.Roll(input=b.f(3, 4), shift=b.c([1, -2]), axis=b.c([0, 1])))
+case("Bucketize", False)(lambda b: raw.Bucketize(input=b.f(3, 4), boundaries=[-1.0, 0.0, 0.5]))
+case("SparseToDense", False)(lambda b: raw.SparseToDense(
+    sparse_indices=b.p(np.array([[0, 1], [2, 3]], np.int64)), output_shape=b.c(np.array([3, 4], np.int64)),
+    sparse_values=b.f(2), default_value=b.c(0.5)))
+case("Mod", False)(lambda b: raw.Mod(x=b.f(3, 4, lo=-5.0, hi=5.0), y=b.f(4, lo=0.5, hi=2.0)))
+case("Empty", False)(lambda b: raw.ZerosLike(x=raw.Empty(shape=b.c([2, 3]), dtype=tf.float32, init=True)))
+case("ExtractImagePatches")(lambda b: raw.ExtractImagePatches(images=b.f(1, 5, 5, 2), ksizes=[1, 2, 2, 1],
+                                                               strides=[1, 2, 2, 1], rates=[1, 1, 1, 1],
+                                                               padding="SAME"))
+case("ResizeArea", False)(lambda b: raw.ResizeArea(images=b.f(1, 6, 6, 2), size=b.c([4, 3])))
+case("ResizeBicubic")(lambda b: raw.ResizeBicubic(images=b.f(1, 4, 4, 2), size=b.c([6, 7]), half_pixel_centers=True))
+case("CropAndResize")(lambda b: raw.CropAndResize(
+    image=b.f(2, 6, 6, 2), boxes=b.p(np.array([[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 1.0, 1.0]], np.float32)),
+    box_ind=b.p(np.array([1, 0], np.int32)), crop_size=b.c([3, 4])))
+case("RGBToHSV", False)(lambda b: raw.RGBToHSV(images=b.f(2, 3, 3, lo=0.0, hi=1.0)))
+case("HSVToRGB", False)(lambda b: raw.HSVToRGB(images=b.f(2, 3, 3, lo=0.0, hi=1.0)))
+case("AdjustContrastv2", False)(lambda b: raw.AdjustContrastv2(images=b.f(1, 3, 3, 2), contrast_factor=b.c(1.5)))
+case("Conv3D")(lambda b: raw.Conv3D(input=b.f(1, 4, 4, 4, 2), filter=b.f(2, 2, 2, 2, 3), strides=[1, 1, 2, 1, 1],
+                                    padding="SAME"))
+case("MaxPool3D")(lambda b: raw.MaxPool3D(input=b.f(1, 4, 4, 4, 2), ksize=[1, 2, 2, 2, 1],
+                                          strides=[1, 2, 2, 2, 1], padding="VALID"))
+case("AvgPool3D")(lambda b: raw.AvgPool3D(input=b.f(1, 4, 4, 4, 2), ksize=[1, 2, 2, 2, 1],
+                                          strides=[1, 2, 2, 2, 1], padding="SAME"))
+case("Unique", False)(lambda b: raw.Unique(x=b.c([3, 1, 3, 2, 1]), out_idx=tf.int32))
+case("StridedSliceGrad", False)(lambda b: raw.StridedSliceGrad(
+    shape=b.c([4, 5]), begin=b.c([1, 0]), end=b.c([3, 5]), strides=b.c([1, 2]), dy=b.f(2, 3)))
+case("DepthwiseConv2dNativeBackpropFilter_stride1", False)(lambda b: raw.DepthwiseConv2dNativeBackpropFilter(
+    input=b.f(1, 5, 5, 2), filter_sizes=b.c([3, 3, 2, 1]), out_backprop=b.f(1, 5, 5, 2), strides=[1, 1, 1, 1],
+    padding="SAME"))
+
+
 # -- random (seeded: TF's Philox numbers) ------------------------------------------------------
 
 case("RandomUniform", False)(lambda b: raw.RandomUniform(shape=b.c([3, 4]), dtype=tf.float32, seed=7, seed2=3))

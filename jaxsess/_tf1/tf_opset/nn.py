@@ -57,15 +57,17 @@ def _conv_args(ctx: Any, attrs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _conv(ctx: Any, x: Any, w: Any, attrs: Mapping[str, Any]) -> Any:
+    args = _conv_args(ctx, attrs)
     try:
-        return impl("Conv2D")(x, w, **_conv_args(ctx, attrs))
+        return impl("Conv2D")(x, w, **args)
     except (ValueError, TypeError) as e:
         raise node_error(ctx, str(e)) from None
 
 
 def _depthwise(ctx: Any, x: Any, w: Any, attrs: Mapping[str, Any]) -> Any:
+    args = _conv_args(ctx, attrs)
     try:
-        return impl("DepthwiseConv2dNative")(x, w, **_conv_args(ctx, attrs))
+        return impl("DepthwiseConv2dNative")(x, w, **args)
     except (ValueError, TypeError) as e:
         raise node_error(ctx, str(e)) from None
 
@@ -116,12 +118,20 @@ def _conv2d_backprop_input_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[st
     return _input_backprop(_conv)(ctx, [np.asarray(np.shape(x)), w, dy], attrs)
 
 
-@lowering("Conv3D")
-def _conv3d(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+def _conv3d_impl(ctx: Any, x: Any, w: Any, attrs: Mapping[str, Any]) -> Any:
     fmt = attrs["data_format"]
     sp = slice(1, 4) if fmt == "NDHWC" else slice(2, 5)
-    return impl("Conv3D")(inputs[0], inputs[1], strides=tuple(attrs["strides"][sp]), padding=attrs["padding"],
+    return impl("Conv3D")(x, w, strides=tuple(attrs["strides"][sp]), padding=attrs["padding"],
                           dilations=tuple(attrs["dilations"][sp]), data_format=fmt)
+
+
+@lowering("Conv3D")
+def _conv3d(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return _conv3d_impl(ctx, inputs[0], inputs[1], attrs)
+
+
+lowering("Conv3DBackpropInputV2", static_inputs=(0,))(_input_backprop(_conv3d_impl))
+lowering("Conv3DBackpropFilterV2", static_inputs=(1,))(_filter_backprop(_conv3d_impl))
 
 
 # -- bias, pooling -----------------------------------------------------------------------------
@@ -205,12 +215,18 @@ def _max_pool_grad_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any])
     return _max_pool_grad(ctx, x, dy, _pool_args(ctx, attrs, ksize, strides))
 
 
-@lowering("AvgPoolGrad", static_inputs=(0,))
+@lowering("AvgPoolGrad", "AvgPool3DGrad", static_inputs=(0,))
 def _avg_pool_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     shape, dy = inputs
     x0 = jnp.zeros(host_ints(ctx, shape, "orig_input_shape"), jnp.result_type(dy))
-    _, vjp = jax.vjp(lambda v: impl("AvgPool")(v, **_pool_args(ctx, attrs)), x0)
-    return vjp(dy)[0]
+    _, vjp = jax.vjp(lambda v: impl("AvgPool")(v, **_pool_args(ctx, attrs, rank=x0.ndim)), x0)
+    return vjp(jnp.asarray(dy))[0]
+
+
+@lowering("MaxPool3DGrad")
+def _max_pool3d_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    x, _, dy = inputs
+    return _max_pool_grad(ctx, x, dy, _pool_args(ctx, attrs, rank=5)).astype(jnp.result_type(dy))
 
 
 # -- batch normalization ------------------------------------------------------------------------

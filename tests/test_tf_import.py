@@ -10,12 +10,17 @@ shapes exactly). Lowerings the op-set table does not hold yet come from
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 import tf_engine_lowerings  # noqa: F401 - registers the lowerings these tests use
+from google.protobuf import text_format
 
 import jaxsess as tf
 from jaxsess._core import _tfproto
@@ -318,6 +323,168 @@ def test_missing_library_function_names_node_and_function():
 
 
 def test_while_loop_whose_variable_changes_shape_is_refused_naming_the_node():
-    msg = _import_error(_graph_def("while_v2_grow"))
-    assert "node 'grow' (op 'StatelessWhile')" in msg
-    assert "loop variable 3 changes shape from [1] to [2]" in msg and "shape_invariants" in msg
+    """Loop variables keep their shapes in ``lax.while_loop``: one that grows (TF's
+    ``shape_invariants``) is refused when the plan needs it, naming the node."""
+    g = _import("while_v2_grow")
+    with tf.Session(graph=g) as s, pytest.raises(tf.errors.InvalidArgumentError) as e:
+        s.run(GOLDENS["while_v2_grow"]["fetches"], {"x:0": np.array([2.0], np.float32)})
+    assert "node 'grow' (op 'StatelessWhile')" in str(e.value)
+    assert "loop variable 3 changes shape from [1] to [2]" in str(e.value) and "shape_invariants" in str(e.value)
+
+
+def test_v2_keras_lstm_with_tensor_lists_computes_tfs_values():
+    """A frozen tf_keras LSTM (control flow v2): ``While`` over ``TensorList*`` ops, its gradient
+    accumulators (``EmptyTensorList`` + ``TensorListPushBack``, growing) pruned as Grappler does,
+    ``TensorListReserve`` of element shape ``[-1, 4]`` shaped by the body's first ``SetItem``."""
+    g = _import("lstm_v2")
+    w = g.get_operation_by_name("lstm/while")
+    assert w.get_attr("tf_op") == "While" and len(w.outputs) > 30
+    got = _run_case("lstm_v2", g)
+    _check(got[0], _dec(GOLDENS["lstm_v2"]["values"][0]), "lstm_v2")
+    x = _dec(GOLDENS["lstm_v2"]["feeds"]["x:0"])
+    with tf.Session(graph=g) as s:  # another batch size: another plan, shapes folded again
+        out3 = s.run(GOLDENS["lstm_v2"]["fetches"][0], {"x:0": np.concatenate([x, x[:1]])})
+    _check(out3[:2], _dec(GOLDENS["lstm_v2"]["values"][0]), "lstm_v2, batch 3")
+
+
+# -- TF1 control-flow frames (control flow v1) ------------------------------------------------
+
+
+def test_v1_while_and_cond_compute_tfs_values():
+    """A v1 ``tf.while_loop`` (Enter/Merge/Switch/LoopCond/NextIteration/Exit) becomes a ``While``
+    with functions made of its frame; a v1 ``tf.cond`` a select of its two sides."""
+    g = _import("while_v1")
+    tf_ops = [op.get_attr("tf_op") for op in g.get_operations() if op.type == "TFNode"]
+    assert tf_ops.count("While") == 1 and "SelectV2" in tf_ops  # the loop, and the cond's Merge
+    assert not {op.type for op in g.get_operations()} & {"Enter", "Merge", "Switch", "NextIteration"}
+    assert g.get_operation_by_name("loop/Exit_1").type == "Identity"  # Exit keeps its name
+    c = GOLDENS["while_v1"]
+    for what, got, values in (("feeds", _run_case("while_v1", g), c["values"]),
+                              ("alt", _run_alt("while_v1", g), c["alt"]["values"])):
+        for name, v, want in zip(c["fetches"], got, values):
+            _check(v, _dec(want), f"while_v1 ({what}): {name}")
+
+
+def test_v1_frozen_dynamic_rnn_with_tensor_arrays_computes_tfs_values():
+    got = _run_case("rnn_v1")
+    c = GOLDENS["rnn_v1"]
+    for name, v, want in zip(c["fetches"], got, c["values"]):
+        _check(v, _dec(want), f"rnn_v1: {name}")
+
+
+def test_v1_graph_with_cycles_exports_as_v2():
+    g = _import("while_v1")
+    out = g.as_graph_def()
+    assert not {n.op for n in out.node} & {"Enter", "Exit", "Merge", "Switch", "NextIteration", "LoopCond"}
+    assert sorted(f.signature.name for f in out.library.function) == [
+        "loop/while_context/body", "loop/while_context/cond"]
+    g2 = tf.Graph()
+    with g2.as_default():
+        tf.import_graph_def(out, name="")
+    for name, v, want in zip(GOLDENS["while_v1"]["fetches"], _run_case("while_v1", g2), GOLDENS["while_v1"]["values"]):
+        _check(v, _dec(want), f"re-imported: {name}")
+
+
+def test_v1_merge_that_is_not_a_cond_is_refused_naming_it():
+    gd = _graph_def("while_v1")
+    merge = _node(gd, "cond/Merge")
+    merge.input[0] = "x"  # one side no longer comes from the Switch
+    msg = _import_error(gd)
+    assert "node 'cond/Merge' (op 'Merge')" in msg and "does not depend on a Switch" in msg
+
+
+def test_docs_page_code_blocks_run(tmp_path):
+    """``docs/tf-import.md``'s ```python blocks run as written, each page in a fresh process and a temp cwd."""
+    page = Path(__file__).resolve().parent.parent / "docs" / "tf-import.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    assert len(blocks) >= 3
+    script = tmp_path / "page.py"
+    script.write_text("\n\n".join(f"def _block_{i}():\n" + "".join(f"    {line}\n" for line in b.splitlines())
+                                  + f"\n_block_{i}()\n" for i, b in enumerate(blocks)))
+    env = dict(os.environ, PYTHONPATH=str(page.parent.parent))
+    r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0, r.stderr[-3000:]
+
+
+@pytest.mark.parametrize("case", sorted(c for c in GOLDENS if "grad" in GOLDENS[c]))
+def test_gradients_through_imported_tf_graphs_match_tfs(case):
+    """``tf.gradients`` of ``sum(y * y)`` through generic TF nodes, functions, v1 frames and TensorLists,
+    against TF's gradient of the same graph."""
+    c = GOLDENS[case]
+    want = c["grad"]
+    g = _import(case)
+    with g.as_default():
+        x, y = g.get_tensor_by_name(want["x"]), g.get_tensor_by_name(want["y"])
+        dx = tf.gradients(tf.reduce_sum(y * y), x)[0]
+    feeds = {k: _dec(v) for k, v in c["feeds"].items()}
+    with tf.Session(graph=g) as s:
+        if case in FED_TRIP_COUNTS:  # XLA's loops have no reverse mode; the bound is fed: refused
+            with pytest.raises(tf.errors.InvalidArgumentError) as e:
+                s.run(dx, feeds)
+            assert f"node '{FED_TRIP_COUNTS[case]}'" in str(e.value) and "cannot be differentiated" in str(e.value)
+            return
+        got = s.run(dx, feeds)
+    _check(got, _dec(want["value"]), f"{case}: d sum({want['y']}^2) / d {want['x']}")
+
+
+FED_TRIP_COUNTS = {"while_v1": "loop/while_context/functional_while", "while_v2": "loop"}
+"""Loops whose trip count is a feed (``i < n``, ``n`` a placeholder): not differentiable here."""
+
+
+@pytest.mark.parametrize("case", ["call_stateful", "lstm_v2_vars"])
+def test_graphs_with_variables_in_functions_compute_tfs_values(case):
+    """Resource variables reached from function bodies: a ``tf.function`` that assigns and reads one
+    (``StatefulPartitionedCall``: fetched twice, the variable advances as in TF), and a v2 LSTM that is
+    not frozen (its ``While`` reads the kernels handed to it)."""
+    c = GOLDENS[case]
+    g = _import(case)
+    feeds = {k: _dec(v) for k, v in c["feeds"].items()}
+    with tf.Session(graph=g) as s:
+        s.run(c["init"])
+        got = [s.run(name, feeds) for name in c["fetches"]]
+    for k, (name, v, want) in enumerate(zip(c["fetches"], got, c["values"])):
+        _check(v, _dec(want), f"{case}: fetch {k} ({name})")
+
+
+def test_nested_v1_loops_are_rewritten_innermost_first():
+    g = _import("nested_v1")
+    outer = g.get_operation_by_name("outer/while_context/functional_while")
+    lib = outer.get_attr("library")
+    body = lib.get("outer/while_context/body")
+    assert [n.op for n in body.node_def].count("While") == 1  # the inner loop, a node of the outer body
+    c = GOLDENS["nested_v1"]
+    for name, v, want in zip(c["fetches"], _run_case("nested_v1", g), c["values"]):
+        _check(v, _dec(want), f"nested_v1: {name}")
+
+
+_RANDOM_CALL = """
+node { name: "call" op: "StatefulPartitionedCall"
+       attr { key: "f" value { func { name: "noise" } } }
+       attr { key: "Tin" value { list { } } } attr { key: "Tout" value { list { type: DT_FLOAT } } } }
+library { function {
+  signature { name: "noise" output_arg { name: "y" type: DT_FLOAT } is_stateful: true }
+  node_def { name: "shape" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+             attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: 3 } } } }
+  node_def { name: "u" op: "RandomUniform" input: "shape:output:0"
+             attr { key: "T" value { type: DT_INT32 } } attr { key: "dtype" value { type: DT_FLOAT } } }
+  ret { key: "y" value: "u:output:0" }
+} }
+versions { producer: 2474 }
+"""
+
+
+def test_random_ops_in_function_bodies_draw_anew_every_run():
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(text_format.Parse(_RANDOM_CALL, tf.GraphDef()), name="")
+    assert g.get_operation_by_name("call").type == "TFRandomNode"  # its body draws: a counter of its own
+    runs = []
+    for _ in range(2):
+        with tf.Session(graph=g) as s:
+            runs.append([s.run("call:0") for _ in range(2)])
+    (a1, a2), (b1, b2) = runs
+    assert a1.shape == (3,) and ((a1 >= 0) & (a1 < 1)).all()
+    assert not np.array_equal(a1, a2) and not np.array_equal(b1, b2)  # each run draws anew
+    # unseeded (TF's seed = seed2 = 0): each session starts elsewhere, as jaxsess's unseeded ops
+    assert not np.array_equal(a1, b1)

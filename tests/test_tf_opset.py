@@ -167,6 +167,7 @@ _FAMILIES = {
     "random": "Random ops (seeded: TF's Philox numbers)",
     "training": "Optimizer updates (`Apply*`, `ResourceApply*`)",
     "_tf_function": "Function calls and control flow v2",
+    "_tf_lists": "TensorArrays and TensorLists (as arrays: the import engine's, see docs/tf-import.md)",
 }
 
 

@@ -129,3 +129,28 @@ def _tile(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
 @_reg("Fill", static=(0,))
 def _fill(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return [jnp.full(tuple(int(d) for d in inputs[0]), inputs[1])]
+
+
+# Keras' initializers in a graph that is not frozen (their values are overwritten by the tests).
+
+
+@_reg("StatelessRandomGetKeyCounter")
+def _key_counter(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return [jnp.zeros((1,), jnp.uint64), jnp.zeros((2,), jnp.uint64)]
+
+
+@_reg("StatelessRandomNormalV2", static=(0,))
+@_reg("StatelessRandomUniformV2", static=(0,))
+def _stateless_random(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    shape = tuple(int(d) for d in np.reshape(inputs[0], -1))
+    return [jax.random.uniform(jax.random.key(0), shape, attrs["dtype"].np_dtype)]
+
+
+@_reg("Qr")
+def _qr(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return list(jnp.linalg.qr(inputs[0], mode="complete" if attrs["full_matrices"] else "reduced"))
+
+
+@_reg("DiagPart")
+def _diag_part(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return [jnp.diagonal(inputs[0])]

@@ -27,11 +27,15 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
   ``PartitionedCall`` with their ``FunctionDefLibrary`` (``alt``: a second
   run with other feeds: the other branch, an index out of range, no iteration);
 * ``while_v2_grow`` — a v2 loop whose variable changes shape (``shape_invariants``);
-* ``while_v1``/``rnn_v1`` — control flow v1: a ``tf.while_loop`` and a frozen
+* ``while_v1``/``nested_v1``/``rnn_v1`` — control flow v1: a ``tf.while_loop`` (and
+  two nested ones) and a frozen
   ``dynamic_rnn`` (``Switch``, ``Merge``, ``Enter``, ``Exit``,
   ``NextIteration``, ``LoopCond``, ``TensorArray*V3``);
 * ``lstm_v2`` — a frozen tf_keras ``LSTM`` with control flow v2
-  (``While`` over ``TensorList*`` ops).
+  (``While`` over ``TensorList*`` ops); ``lstm_v2_vars`` the same not frozen
+  (the loop reads its kernels through resource handles; ``init`` first);
+* ``call_stateful`` — a ``tf.function`` that assigns and reads a resource
+  variable (``StatefulPartitionedCall``); fetches run one after another.
 """
 
 from __future__ import annotations
@@ -235,9 +239,37 @@ def while_v1() -> None:
         p = tf.placeholder(tf.bool, [], name="p")
         c = tf.identity(tf.cond(p, lambda: x * 2.0, lambda: x - 1.0), name="c")
         feeds = {x: np.array([1.0, -1.0], np.float32), n: np.array(3, np.int32), p: np.array(True)}
+        alt = {x: np.array([2.0, 0.5], np.float32), n: np.array(0, np.int32), p: np.array(False)}
+        gd = g.as_graph_def()
+        dx = tf.gradients(tf.reduce_sum(y * y), x)[0]
         with tf.Session() as s:
             vals = s.run([y, c], feeds)
-    _save("while_v1", g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [y.name, c.name], vals)
+            alt_vals = s.run([y, c], alt)
+            grad = s.run(dx, feeds)
+    _save("while_v1", gd, {k.name: v for k, v in feeds.items()}, [y.name, c.name], vals,
+          alt={"feeds": {k.name: _enc(v) for k, v in alt.items()}, "values": [_enc(v) for v in alt_vals]},
+          grad={"x": "x:0", "y": "y:0", "value": _enc(grad)})
+
+
+def nested_v1() -> None:
+    """Nested TF1 loops: for i < n: for j < i + 1: v = v * 0.5 + j."""
+    tf.disable_control_flow_v2()
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2], name="x")
+        n = tf.placeholder(tf.int32, [], name="n")
+
+        def outer(i: Any, v: Any) -> Any:
+            _, v2 = tf.while_loop(lambda j, u: j < i + 1, lambda j, u: (j + 1, u * 0.5 + tf.cast(j, tf.float32)),
+                                  [tf.constant(0), v], name="inner")
+            return i + 1, v2
+
+        _, y = tf.while_loop(lambda i, v: i < n, outer, [tf.constant(0), x], name="outer")
+        y = tf.identity(y, name="y")
+        feeds = {x: np.array([1.0, -3.0], np.float32), n: np.array(3, np.int32)}
+        with tf.Session() as s:
+            vals = s.run([y], feeds)
+    _save("nested_v1", g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [y.name], vals)
 
 
 def rnn_v1() -> None:
@@ -255,7 +287,8 @@ def rnn_v1() -> None:
             s.run(tf.global_variables_initializer())
             vals = s.run([out, state], {x: xv})
             gd = _freeze(s, g, ["out", "state"])
-    _save("rnn_v1", gd, {"x:0": xv}, ["out:0", "state:0"], vals)
+            grad = s.run(tf.gradients(tf.reduce_sum(out * out), x)[0], {x: xv})
+    _save("rnn_v1", gd, {"x:0": xv}, ["out:0", "state:0"], vals, grad={"x": "x:0", "y": "out:0", "value": _enc(grad)})
 
 
 def lstm_v2() -> None:
@@ -279,12 +312,85 @@ def lstm_v2() -> None:
         tf.disable_control_flow_v2()
 
 
+GRADS = {  # case -> (x, y): TF's d sum(y * y) / dx on the case's feeds (goldens' "grad")
+    "tensordot": ("a:0", "z:0"),
+    "keras_reshape_pack": ("x:0", "flat/Reshape:0"),
+    "cond_v2": ("x:0", "cond/Identity:0"),
+    "while_v2": ("x:0", "loop/Identity_3:0"),
+    "lstm_v2": ("x:0", "lstm/strided_slice_3:0"),
+}
+
+
+def gradients() -> None:
+    """TF's gradients of the imported graphs (the GraphDef imported into a fresh TF graph; TF cannot
+    differentiate imported v1 loops: those cases record theirs in the graph that made them)."""
+    for case, (x_name, y_name) in GRADS.items():
+        gd = tf.GraphDef.FromString((OUT / f"{case}.pb").read_bytes())
+        g = tf.Graph()
+        with g.as_default():
+            tf.import_graph_def(gd, name="")
+            x, y = g.get_tensor_by_name(x_name), g.get_tensor_by_name(y_name)
+            dx = tf.gradients(tf.reduce_sum(y * y), x)[0]
+            feeds = {k: np.array(v["data"], v["dtype"]).reshape(v["shape"]) for k, v in GOLDENS[case]["feeds"].items()}
+            with tf.Session() as s:
+                GOLDENS[case]["grad"] = {"x": x_name, "y": y_name, "value": _enc(s.run(dx, feeds))}
+
+
+def lstm_v2_vars() -> None:
+    """The v2 LSTM not frozen: its ``While`` reads the kernels through resource handles."""
+    import tf_keras as keras
+
+    tf.enable_control_flow_v2()
+    try:
+        g = tf.Graph()
+        with g.as_default():
+            tf.set_random_seed(2)
+            inp = keras.Input((5, 3), name="x")
+            layer = keras.layers.LSTM(4, name="lstm")
+            out = layer(inp)
+            init = tf.global_variables_initializer()
+            with tf.control_dependencies([init]):  # weights that do not depend on the random initializers
+                set_w = tf.group(*[w.assign(np.linspace(-0.5, 0.5, int(np.prod(w.shape)), dtype=np.float32)
+                                            .reshape(w.shape)) for w in layer.weights], name="set_weights")
+            sess = tf.Session(graph=g)
+            sess.run(set_w)
+            xv = np.linspace(-1, 1, 2 * 5 * 3, dtype=np.float32).reshape(2, 5, 3)
+            y = sess.run(out, {inp: xv})
+            gd = g.as_graph_def()
+        _save("lstm_v2_vars", gd, {inp.name: xv}, [out.name], [y], init=set_w.name)
+    finally:
+        tf.disable_control_flow_v2()
+
+
+def call_stateful() -> None:
+    """A ``tf.function`` that reads and assigns a resource variable: ``StatefulPartitionedCall``."""
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.Variable(np.array([1.0, 2.0], np.float32), name="v", use_resource=True)
+        x = tf.placeholder(tf.float32, [2], name="x")
+
+        @tf2.function
+        def step(x: Any) -> Any:
+            v.assign_add(x * 2.0)
+            return v.read_value() * 10.0
+
+        y = tf.identity(step(x), name="y")
+        init = tf.global_variables_initializer()
+        xv = np.array([0.5, -1.0], np.float32)
+        with tf.Session() as s:
+            s.run(init)
+            vals = [s.run(y, {x: xv}), s.run(y, {x: xv}), s.run(v.read_value())]
+        read = v.read_value().name
+    _save("call_stateful", g.as_graph_def(), {"x:0": xv}, ["y:0", "y:0", read], vals, init=init.name)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for case in (keras_reshape_pack, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
                  call_v2,
-                 while_v1, rnn_v1, lstm_v2):
+                 while_v1, nested_v1, rnn_v1, lstm_v2, lstm_v2_vars, call_stateful):
         case()
+    gradients()
     (OUT / "goldens.json").write_text(json.dumps(GOLDENS, indent=1, sort_keys=True) + "\n")
     print(f"TensorFlow {tf2.__version__}: {len(GOLDENS)} cases -> {OUT}")
 

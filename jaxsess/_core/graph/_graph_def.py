@@ -81,9 +81,15 @@ from jaxsess._core.graph._graph import (
 from jaxsess._core.graph._host import note_op
 from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs, tf_op_def, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
-from jaxsess._core.graph._tf_function import CALL_OPS as CALL_OPS  # registers the function-call ops
+from jaxsess._core.graph._tf_frames import functionalize, has_v1_control_flow
+from jaxsess._core.graph._tf_function import (  # registers the function-call ops
+    CALL_OPS as CALL_OPS,
+    calls_random,
+)
+from jaxsess._core.graph._tf_lists import LIST_OPS as LIST_OPS  # registers TensorArray/TensorList ops
 from jaxsess._core.graph._tf_node import (
     TF_NODE,
+    TF_RANDOM_NODE,
     FunctionLibrary,
     NotFoldable,
     TFFunction,
@@ -544,6 +550,8 @@ def import_graph_def(
     """
     if not isinstance(graph_def, _tfproto.GraphDef):
         raise TypeError(f"graph_def must be a GraphDef proto, got {type(graph_def).__name__}.")
+    if has_v1_control_flow(graph_def):  # TF1's frames: rewritten as control flow v2 (graph/_tf_frames)
+        graph_def = functionalize(graph_def)
     library = FunctionLibrary.from_proto(graph_def.library) if graph_def.library.function else None
     # TF's op-set table reads GraphDefs TF wrote; jaxsess's own files keep its registry's mappings.
     use_table = graph_def.versions.producer != PRODUCER
@@ -748,10 +756,10 @@ def _import_tf_node(
                 if lw.stateful:
                     var_refs.append(i)
                 continue
-            if lw.stateful:
-                raise ValueError(f"input {i} ('{t.name}') is a {'ref' if is_ref else 'resource'} input: it must be a "
-                                 f"variable (VariableV2/VarHandleOp), got op '{t.op.type}'")
-            continue
+            if lw.stateful and is_ref:
+                raise ValueError(f"input {i} ('{t.name}') is a ref input: it must be a variable (VariableV2), "
+                                 f"got op '{t.op.type}'")
+            continue  # a resource that is not a variable (a TensorArray's handle): passed as its value
         if isinstance(dt, _dtypes.DType) and t.dtype != dt:
             raise ValueError(f"input {i} ('{t.name}') has dtype {t.dtype.name}; TF's OpDef wants {dt.name}")
     statics: dict[int, np.ndarray] = {}
@@ -767,6 +775,9 @@ def _import_tf_node(
                 raise ValueError(f"attribute '{k}' names function '{f.name}', which is not in the GraphDef's "
                                  "function library")
     kind = node_kind(lw, attrs)
+    draws = library is not None and calls_random(attrs, library)  # a call whose body draws random numbers
+    if draws:
+        kind = TF_RANDOM_NODE  # its own draw counter: new values every run
     saved = _tfproto.NodeDef()
     for k, av in node.attr.items():
         saved.attr[k].CopyFrom(av)
@@ -783,6 +794,8 @@ def _import_tf_node(
     }
     if "seed" in attrs and "seed2" in attrs and kind != TF_NODE:
         op_attrs.update(random_seeds(attrs))
+    elif draws:
+        op_attrs.update(random_seeds({"seed": 0, "seed2": 0}))
     try:
         specs = infer_specs(kind, prefix + name, inputs, op_attrs)
     except Exception as e:  # a shape error: the node does not fit its inputs

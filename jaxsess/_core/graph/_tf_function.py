@@ -47,8 +47,8 @@ from jax import lax
 
 from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes, errors as errors
 from jaxsess._core.graph._registry import tf_op_def as registry_tf_op, tf_type_to_op
+from jaxsess._core.graph._tf_lists import is_pending
 from jaxsess._core.graph._tf_node import (
-    RESOURCE,
     FunctionLibrary,
     TFFunction,
     TFNodeContext,
@@ -63,7 +63,7 @@ from jaxsess._core.graph._tf_node import (
 )
 from jaxsess._core.graph._tf_opset import TF_LOWERINGS, register_tf_lowering, tf_op_def
 
-__all__ = ["function_of", "CALL_OPS"]
+__all__ = ["function_of", "output_deps", "calls_random", "CALL_OPS"]
 
 CALL_OPS = frozenset({"PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case", "StatelessCase",
                       "While", "StatelessWhile"})
@@ -71,6 +71,7 @@ CALL_OPS = frozenset({"PartitionedCall", "StatefulPartitionedCall", "If", "State
 
 _SHAPE_OPS = frozenset({"Shape", "Size", "Rank", "ShapeN"})
 _VARIABLE_BODY_OPS = frozenset({"ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp"})
+_ASSIGNING = ("Assign", "Apply", "ResourceApply", "ScatterAdd", "ScatterSub", "ScatterUpdate", "ResourceScatter")
 _PASS_THROUGH = frozenset({"Identity", "IdentityN", "StopGradient", "Snapshot", "PreventGradient"})
 
 
@@ -113,9 +114,11 @@ class _BodyContext(TFNodeContext):
 
 
 def function_of(ctx: TFNodeContext, f: TFFunction, library: FunctionLibrary,
-                in_control_flow: bool = False, fold: Any = None) -> Callable[..., list[Any]]:
+                in_control_flow: bool = False, fold: Any = None,
+                wanted: frozenset[int] | None = None) -> Callable[..., list[Any]]:
     """The JAX function of library function ``f`` called by the node of ``ctx``:
-    ``fn(*args) -> list of outputs`` (its ``signature``'s output args in order).
+    ``fn(*args) -> list of outputs`` (its ``signature``'s output args in order;
+    given ``wanted``, only those outputs are computed, the others are ``None``).
 
     Raises:
       ValueError: ``f`` is not in ``library`` (at the call: an ``InvalidArgumentError`` naming the node).
@@ -126,7 +129,7 @@ def function_of(ctx: TFNodeContext, f: TFFunction, library: FunctionLibrary,
         raise ctx.error(str(e)) from None
 
     def fn(*args: Any) -> list[Any]:
-        return _run_body(ctx, f, fdef, library, list(args), in_control_flow, fold)
+        return _run_body(ctx, f, fdef, library, list(args), in_control_flow, fold, wanted)
 
     return fn
 
@@ -160,6 +163,91 @@ def _order(fdef: Any) -> list[Any]:
     return order
 
 
+def _needed_nodes(fdef: Any, refs: Sequence[str]) -> set[str]:
+    """The body nodes that the tensors ``refs`` depend on (data inputs; nodes that assign variables always)."""
+    by_name = {n.name: n for n in fdef.node_def}
+    todo = [r.split(":")[0] for r in refs if r]
+    todo += [n.name for n in fdef.node_def if n.op in _VARIABLE_BODY_OPS or n.op.startswith(_ASSIGNING)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in by_name:
+            continue
+        seen.add(name)
+        todo.extend(i.split(":")[0] for i in by_name[name].input if not i.startswith("^"))
+    return seen
+
+
+def calls_random(attrs: Mapping[str, Any], library: FunctionLibrary) -> bool:
+    """Whether a node with these attributes calls, directly or not, a library function holding a
+    stateful random op (a stateful lowering with ``seed``/``seed2`` attributes)."""
+    todo = [f.name for v in attrs.values() for f in (v if isinstance(v, tuple) and not isinstance(v, TFFunction)
+                                                      else (v,)) if isinstance(f, TFFunction)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in library.functions:
+            continue
+        seen.add(name)
+        hit = library.cache.get(("random", name))
+        if hit is None:
+            hit = False
+            for n in library.functions[name].node_def:
+                lw = TF_LOWERINGS.get(n.op)
+                op_def = tf_op_def(n.op)
+                if lw is not None and lw.stateful and op_def is not None and {"seed", "seed2"} <= {
+                        a.name for a in op_def.attr}:
+                    hit = True
+                if n.op in library.functions:
+                    todo.append(n.op)
+                for av in n.attr.values():
+                    if av.WhichOneof("value") == "func":
+                        todo.append(av.func.name)
+                    elif av.WhichOneof("value") == "list":
+                        todo.extend(f.name for f in av.list.func)
+            library.cache[("random", name)] = hit
+        if hit:
+            return True
+    return False
+
+
+def output_deps(library: FunctionLibrary, fname: str) -> list[frozenset[int]]:
+    """For each output of function ``fname``, the arguments it depends on (through data inputs)."""
+    key = ("deps", fname)
+    hit = library.cache.get(key)
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    fdef = library.get(fname)
+    arg_index = {a.name: k for k, a in enumerate(fdef.signature.input_arg)}
+    by_name = {n.name: n for n in fdef.node_def}
+    memo: dict[str, frozenset[int]] = {}
+
+    def deps(name: str) -> frozenset[int]:
+        if name in arg_index:
+            return frozenset({arg_index[name]})
+        if name in memo:
+            return memo[name]
+        out: set[int] = set()
+        stack, seen = [name], set()
+        while stack:
+            cur = stack.pop()
+            if cur in seen:
+                continue
+            seen.add(cur)
+            if cur in arg_index:
+                out.add(arg_index[cur])
+                continue
+            node = by_name.get(cur)
+            if node is not None:
+                stack.extend(i.split(":")[0] for i in node.input if not i.startswith("^"))
+        memo[name] = frozenset(out)
+        return memo[name]
+
+    res = [deps(fdef.ret.get(a.name, "").split(":")[0]) for a in fdef.signature.output_arg]
+    library.cache[key] = res
+    return res
+
+
 def _resolve_attrs(node: Any, call_attrs: Mapping[str, Any]) -> dict[str, Any]:
     """The node's ``AttrValue``\\ s with placeholders (``$T``) resolved from the call's attributes."""
     out: dict[str, Any] = {}
@@ -189,7 +277,7 @@ def _host(v: Any) -> np.ndarray | None:
 
 
 def _run_body(ctx: TFNodeContext, f: TFFunction, fdef: Any, library: FunctionLibrary, args: list[Any],
-              in_control_flow: bool, fold: Any) -> list[Any]:
+              in_control_flow: bool, fold: Any, wanted: frozenset[int] | None = None) -> list[Any]:
     sig = fdef.signature
     fname = sig.name
     if len(args) != len(sig.input_arg):
@@ -231,6 +319,9 @@ def _run_body(ctx: TFNodeContext, f: TFFunction, fdef: Any, library: FunctionLib
         order = _order(fdef)
     except ValueError as e:
         raise ctx.error(str(e)) from None
+    if wanted is not None:
+        needed = _needed_nodes(fdef, [fdef.ret.get(a.name, "") for k, a in enumerate(sig.output_arg) if k in wanted])
+        order = [n for n in order if n.name in needed]
     for node in order:
         try:
             inputs = [value(s, node.name) for s in node.input if not s.startswith("^")]
@@ -241,8 +332,11 @@ def _run_body(ctx: TFNodeContext, f: TFFunction, fdef: Any, library: FunctionLib
         op_def, flat, counts = _run_node(bctx, node, attr_map, inputs, library)
         outs_of[node.name] = (op_def, flat)
         _counts[node.name] = counts
-    result = []
-    for a in sig.output_arg:
+    result: list[Any] = []
+    for k, a in enumerate(sig.output_arg):
+        if wanted is not None and k not in wanted:
+            result.append(None)
+            continue
         ref = fdef.ret.get(a.name)
         if ref is None:
             raise ctx.error(f"function '{fname}' gives no value for its output '{a.name}'")
@@ -382,7 +476,8 @@ def _legacy_value(av: Any, which: str | None) -> Any:
 def _variable_op(ctx: _BodyContext, op_type: str, inputs: list[Any], attrs: Mapping[str, Any]) -> list[Any]:
     ref = inputs[0]
     if op_type == "ReadVariableOp":
-        return [ctx.read_variable(ref)]
+        # A variable handed to a stateless call (If, While) arrives as its value, read at the call.
+        return [ref if not isinstance(ref, VarRef) else ctx.read_variable(ref)]
     value = inputs[1]
     if op_type == "AssignAddVariableOp":
         value = ctx.read_variable(ref) + value
@@ -464,44 +559,207 @@ def _case(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence
 
 
 def _device_value(v: Any) -> Any:
-    if isinstance(v, VarRef):
+    if isinstance(v, VarRef) or is_pending(v):
         return v
     return jnp.asarray(v) if _is_host(v) and np.asarray(v).dtype != object else v
 
 
 @register_tf_lowering("While", "StatelessWhile")
 def _while(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
+    """``lax.while_loop`` over the loop variables the plan needs (as Grappler prunes the rest):
+    those whose outputs the plan reads, the condition's, and what they depend on in the body.
+    A ``PendingList`` loop variable gets its array from one abstract trace of the body."""
     lib = _library(ctx)
-    types = attrs["T"]
-    if any(t == RESOURCE for t in types):
-        raise ctx.error("has resource loop variables (variables captured by a while loop), which jaxsess does not "
-                        "support yet")
-    init = tuple(_device_value(a) for a in inputs)
+    init = [_device_value(a) for a in inputs]
+    n = len(init)
     cond_f, body_f = attrs["cond"], attrs["body"]
+    body_deps = output_deps(lib, body_f.name)
+    cond_deps = output_deps(lib, cond_f.name)[0]
+    if len(body_deps) != n:
+        raise ctx.error(f"while body '{body_f.name}' gives {len(body_deps)} outputs for {n} loop variables")
+    # Variables captured by the loop (resource loop variables the body passes on unchanged): not
+    # carried; the body reads them from the caller (assigning them in a loop is refused).
+    passed = _passed_through(lib, body_f.name)
+    fixed = {k for k, v in enumerate(init) if isinstance(v, VarRef)}
+    for k in fixed:
+        if k not in passed:
+            raise ctx.error(f"loop variable {k} is variable '{init[k].name}', which the body does not pass on "
+                            "unchanged: jaxsess's loops read captured variables, they do not carry them")
+    def closure(start: set[int]) -> list[int]:
+        live = set(start) | set(cond_deps)
+        todo = list(live)
+        while todo:
+            for d in body_deps[todo.pop()]:
+                if d not in live:
+                    live.add(d)
+                    todo.append(d)
+        return sorted(live - fixed)
+
+    used = _used_outputs(ctx, n)
+    if used is None:  # shape inference: every loop variable that keeps its shape
+        probe = _probe_body(ctx, lib, body_f, init, None)
+        stable = _stable(probe, init)
+        order = closure({k for k in range(n) if stable[k]})
+    else:
+        order = closure(used)
+        probe = _probe_body(ctx, lib, body_f, init, frozenset(order))
+        stable = _stable(probe, init)
+    for k in order:
+        if probe is not None and not stable[k]:
+            raise ctx.error(f"loop variable {k} changes shape from {list(jnp.shape(init[k]))} to "
+                            f"{list(probe[k].shape)} in '{body_f.name}' (TF's shape_invariants): jaxsess's loops "
+                            "keep shapes")
+        if is_pending(init[k]):
+            if probe is None:
+                raise ctx.error(f"loop variable {k} is a TensorList whose element shape is not known")
+            init[k] = jnp.zeros(probe[k].shape, probe[k].dtype)
+    wanted = frozenset(order)
+
+    def full(vals: tuple[Any, ...]) -> list[Any]:
+        args = list(init)
+        for k, v in zip(order, vals):
+            args[k] = v
+        return args
 
     def cond_fn(carry: tuple[Any, tuple[Any, ...]]) -> Any:
         i, vals = carry
-        out = function_of(ctx, cond_f, lib, True, _mix(ctx, i))(*vals)
+        out = function_of(ctx, cond_f, lib, True, _mix(ctx, i))(*full(vals))
         if len(out) != 1:
             raise ctx.error(f"while condition '{cond_f.name}' gives {len(out)} outputs; TF's gives one")
         return jnp.asarray(_truthy(ctx, out[0]))
 
     def body_fn(carry: tuple[Any, tuple[Any, ...]]) -> tuple[Any, tuple[Any, ...]]:
         i, vals = carry
-        out = function_of(ctx, body_f, lib, True, _mix(ctx, i))(*vals)
-        if len(out) != len(vals):
-            raise ctx.error(f"while body '{body_f.name}' gives {len(out)} outputs for {len(vals)} loop variables")
+        out = function_of(ctx, body_f, lib, True, _mix(ctx, i), wanted)(*full(vals))
         new = []
-        for k, (o, v) in enumerate(zip(out, vals)):
+        for k, v in zip(order, vals):
+            o = out[k]
             o = jnp.asarray(o, v.dtype) if hasattr(v, "dtype") else o
-            if hasattr(o, "shape") and hasattr(v, "shape") and tuple(o.shape) != tuple(v.shape):
-                raise ctx.error(f"loop variable {k} changes shape from {list(v.shape)} to {list(o.shape)} in "
-                                f"'{body_f.name}' (TF's shape_invariants): jaxsess's loops keep shapes")
+            if tuple(jnp.shape(o)) != tuple(jnp.shape(v)):
+                raise ctx.error(f"loop variable {k} changes shape from {list(jnp.shape(v))} to "
+                                f"{list(jnp.shape(o))} in '{body_f.name}' (TF's shape_invariants): jaxsess's loops "
+                                "keep shapes")
             new.append(o)
         return i + jnp.uint32(1), tuple(new)
 
-    _, out = lax.while_loop(cond_fn, body_fn, (jnp.uint32(0), init))
-    return list(out)
+    start = (jnp.uint32(0), tuple(init[k] for k in order))
+    if getattr(getattr(ctx, "_ev", None), "differentiating", False):
+        # XLA's while loop has no reverse mode: a loop whose trip count the host can count
+        # (its condition depends only on values known when the plan is traced) runs as a scan.
+        trips = _trip_count(ctx, lib, cond_f, body_f, init, cond_deps, body_deps)
+        if trips is None:
+            raise ctx.error("cannot be differentiated: XLA's while loop has no reverse mode, and its trip count "
+                            "depends on values known only when the graph runs (a fed bound)")
+
+        def step(carry: tuple[Any, tuple[Any, ...]], _: Any) -> tuple[tuple[Any, tuple[Any, ...]], None]:
+            return body_fn(carry), None
+
+        final = lax.scan(step, start, None, length=trips)[0][1]
+    else:
+        final = lax.while_loop(cond_fn, body_fn, start)[1]
+    result = list(init)
+    for k, v in zip(order, final):
+        result[k] = v
+    return result
+
+
+def _passed_through(library: FunctionLibrary, fname: str) -> frozenset[int]:
+    """The arguments function ``fname`` returns unchanged at the same position (a loop's invariants)."""
+    fdef = library.get(fname)
+    sig = fdef.signature
+    return frozenset(k for k, (a, o) in enumerate(zip(sig.input_arg, sig.output_arg)) if fdef.ret.get(o.name) == a.name)
+
+
+def _trip_count(ctx: Any, lib: FunctionLibrary, cond_f: TFFunction, body_f: TFFunction, init: list[Any],
+                cond_deps: frozenset[int], body_deps: list[frozenset[int]]) -> int | None:
+    """How many times the loop runs, counted on the host when the condition depends only on
+    loop variables whose initial values and updates are host values (``i < n``, ``n`` a
+    constant); ``None`` otherwise."""
+    counting = set(cond_deps)
+    todo = list(counting)
+    while todo:
+        for d in body_deps[todo.pop()]:
+            if d not in counting:
+                counting.add(d)
+                todo.append(d)
+    vals: list[Any] = [None] * len(init)
+    for k in counting:
+        h = _host(init[k])
+        if h is None:
+            host_input = getattr(ctx, "host_input", None)
+            h = host_input(k) if host_input is not None else None
+        if h is None:
+            return None
+        vals[k] = h
+    wanted = frozenset(counting)
+    try:
+        for trips in range(1_000_000):
+            c = function_of(ctx, cond_f, lib, True, None)(*vals)[0]
+            if _host(c) is None:
+                return None
+            if not bool(np.asarray(_truthy(ctx, _host(c)))):
+                return trips
+            out = function_of(ctx, body_f, lib, True, None, wanted)(*vals)
+            if any(_host(out[k]) is None for k in counting):
+                return None
+            vals = [_host(out[k]) if k in counting else None for k in range(len(init))]
+    except errors.OpError:
+        return None
+    return None
+
+
+def _stable(probe: list[Any] | None, init: list[Any]) -> list[bool]:
+    """Which loop variables keep their shape through the body (a pending list: when it gets one)."""
+    return [probe is not None and probe[k] is not None and (
+        is_pending(v) or tuple(probe[k].shape) == tuple(jnp.shape(v))) if not isinstance(v, VarRef) else True
+        for k, v in enumerate(init)]
+
+
+def _probe_body(ctx: Any, lib: FunctionLibrary, body_f: TFFunction, init: list[Any],
+                wanted: frozenset[int] | None) -> list[Any] | None:
+    """The body's outputs' shapes and dtypes (``jax.ShapeDtypeStruct``; ``None`` for those not
+    ``wanted``) on the initial values (pending lists closed over), or ``None`` when the body
+    does not trace on them."""
+    slots = [k for k, v in enumerate(init) if not is_pending(v) and not isinstance(v, VarRef)]
+
+    def run(*vals: Any) -> list[Any]:
+        args = list(init)
+        for k, v in zip(slots, vals):
+            args[k] = v
+        out = function_of(ctx, body_f, lib, True, None, wanted)(*args)
+        return [None if o is None or is_pending(o) or isinstance(o, VarRef) else o for o in out]
+
+    try:
+        shapes = jax.eval_shape(run, *[jax.ShapeDtypeStruct(jnp.shape(init[k]), jnp.result_type(init[k]))
+                                       for k in slots])
+    except Exception:  # noqa: BLE001 - the loop's own run reports the error
+        return None
+    return list(shapes)
+
+
+def _used_outputs(ctx: Any, n: int) -> set[int] | None:
+    """The outputs of ctx's node that the plan being traced reads (``None``: not known)."""
+    ev, op = getattr(ctx, "_ev", None), getattr(ctx, "_op", None)
+    plan = getattr(ev, "plan", None)
+    if plan is None or op is None:
+        return None
+    needed = ev.__dict__.get("_tf_needed")
+    if needed is None:  # what the plan's ops read, with the ops they evaluate themselves (gradients)
+        needed = set(plan.fetches)
+        seen: set[Any] = set()
+        todo = list(plan.ops)
+        while todo:
+            o = todo.pop()
+            if o in seen:
+                continue
+            seen.add(o)
+            needed.update(o.inputs)
+            if o._op_def.lowering is not None:
+                needed.update(t for t in o.attrs.get("ys", ()) if hasattr(t, "op"))
+                for sub in o.attrs.get("sub_ops", ()):
+                    todo.extend(sub)
+        ev.__dict__["_tf_needed"] = needed
+    return {k for k, t in enumerate(op.outputs) if t in needed}
 
 
 def _mix(ctx: Any, i: Any) -> Any:

@@ -60,12 +60,13 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import jax
+import jax.export  # a submodule that older `import jax` does not load
 import jax.numpy as jnp
 import numpy as np
 
 from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes, errors as errors
 from jaxsess._core.graph._graph import Operation, Tensor
-from jaxsess._core.graph._registry import REGISTRY, OutputSpec, infer_output_specs, register_op
+from jaxsess._core.graph._registry import OutputSpec, _freeze, register_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._core.graph._tf_opset import TF_LOWERINGS, TFLowering, tf_op_def
 
@@ -86,6 +87,8 @@ VARIANT = "variant"
 """The value of a type attribute that names TF's ``DT_VARIANT`` (``TensorList``\\ s, datasets)."""
 _SPECIAL_TYPES = {_tfproto.types_pb2.DT_RESOURCE: RESOURCE, _tfproto.types_pb2.DT_VARIANT: VARIANT}
 
+# TensorArray ops' "flow" arguments (TF: a float scalar ordering the writes): here the array's contents.
+_FLOW_ARGS = frozenset({"flow", "flow_in", "flow_out"})
 # The ops whose value is a function of their inputs' shapes only.
 _SHAPE_OPS = frozenset({"Shape", "Size", "Rank", "ShapeN"})
 
@@ -260,9 +263,13 @@ def arg_counts(args: Sequence[Any], attrs: Mapping[str, Any]) -> list[int]:
 
 def arg_dtypes(args: Sequence[Any], attrs: Mapping[str, Any]) -> list[tuple[_dtypes.DType | str, bool]]:
     """The dtype of each tensor of ``args`` (flattened, as :func:`arg_counts`) and whether it
-    is a ref (``is_ref``); :data:`RESOURCE`/:data:`VARIANT` for TF's handle types."""
+    is a ref (``is_ref``); :data:`RESOURCE`/:data:`VARIANT` for TF's handle types, and
+    :data:`VARIANT` for a ``TensorArray``'s flow (its contents, see ``graph/_tf_frames``)."""
     out: list[tuple[_dtypes.DType | str, bool]] = []
     for a, n in zip(args, arg_counts(args, attrs)):
+        if a.name in _FLOW_ARGS and a.type == _tfproto.types_pb2.DT_FLOAT:
+            out.append((VARIANT, False))  # a TensorArray's flow: its contents here (graph/_tf_frames)
+            continue
         if a.type_list_attr:
             out.extend((t, a.is_ref) for t in attrs[a.type_list_attr])
             continue
@@ -363,6 +370,9 @@ class TFNodeContext:
     * ``function(f)``: the JAX function of a library function (``f``: a
       :class:`TFFunction` attribute value): ``fn(*args) -> list of
       outputs``, traceable inside ``lax.cond``/``lax.while_loop``;
+    * ``host_input(i)``: input ``i`` folded on the host when it depends only
+      on constants and shapes, else ``None`` (``While`` counts its trips
+      with it to run as a reverse-differentiable scan);
     * ``error(message)``: an ``InvalidArgumentError`` naming the node and
       op (raise it).
     """
@@ -386,6 +396,11 @@ class TFNodeContext:
 
     def function(self, f: TFFunction) -> Callable[..., list[Any]]:
         raise self.error(f"calls function '{f.name}' without a function library")
+
+    def host_input(self, i: int) -> np.ndarray | None:
+        """Input ``i`` folded on the host (as static inputs are) when it depends only on
+        constants and shapes, else ``None``; the lowering's own ``inputs[i]`` is unchanged."""
+        return None
 
     def error(self, message: str) -> errors.OpError:
         return errors.InvalidArgumentError(self.name, None, f"node '{self.name}' (op '{self.op_type}'): {message}")
@@ -453,6 +468,12 @@ class _RunContext(TFNodeContext):
 
     def function(self, f: TFFunction) -> Callable[..., list[Any]]:
         return _function(self, f, self._op.attrs.get("library"))
+
+    def host_input(self, i: int) -> np.ndarray | None:
+        try:
+            return _fold_at_trace(self._ev, self._op, i)
+        except errors.OpError:
+            return None
 
 
 def _derived_key(ev: Any, op: Operation) -> Any:
@@ -595,26 +616,64 @@ def random_seeds(attrs: Mapping[str, Any]) -> dict[str, Any]:
     return {"seed": s1, "seed2": s2, "seeded": True}
 
 
+_INFER_CACHE: dict[Any, list[OutputSpec]] = {}
+
+
 def infer_specs(kind: str, name: str, inputs: Sequence[Tensor], attrs: dict[str, Any]) -> list[OutputSpec] | None:
-    """Output shapes and dtypes of a generic TF node by ``jax.eval_shape`` of its lowering
-    (``None``: a static input is not known before the plan is traced)."""
+    """Output shapes and dtypes of a generic TF node by one ``jax.eval_shape`` of its lowering
+    (unknown dimensions symbolic); ``None`` (shapes unknown until the plan is traced) when a
+    static input is not known yet, an input's rank is unknown, or unknown dimensions do not
+    trace symbolically.
+
+    Raises:
+      Exception: the lowering's own error, when every input shape is known (names the node).
+    """
     lw = TF_LOWERINGS[attrs["tf_op"]]
     if any(i not in attrs["static_values"] for i in static_positions(lw, len(inputs))):
         return None
+    if any(t.shape.ndims is None or t.dtype == _dtypes.string for t in inputs):
+        return None
+    try:
+        key: Any = (kind, attrs["tf_op"], tuple((t.shape.as_tuple(), t.dtype.name) for t in inputs),
+                    _freeze(attrs["tf_attrs"]), _freeze(attrs["static_values"]), id(attrs.get("library")),
+                    attrs["var_refs"])
+        hash(key)
+    except TypeError:
+        key = None
+    if key is not None and key in _INFER_CACHE:
+        return _INFER_CACHE[key]
     probe = dict(attrs, _name=name, _stateful=kind != TF_NODE)
     wide = any(isinstance(d, _dtypes.DType) and _dtypes.is_64bit(d) for d in attrs["out_dtypes"]) or any(
-        _dtypes.is_64bit(t.dtype) for t in inputs if t.dtype != _dtypes.string)
+        _dtypes.is_64bit(t.dtype) for t in inputs)
+    known = all(t.shape.is_fully_defined() for t in inputs)
+    args = []
+    names = (f"_d{i}" for i in range(1_000_000))
+    for t in inputs:
+        dims = t.shape.as_list()
+        if None in dims:
+            sym = ", ".join(next(names) if d is None else str(d) for d in dims)
+            shape: Any = jax.export.symbolic_shape(f"({sym},)" if len(dims) == 1 else f"({sym})")
+        else:
+            shape = tuple(dims)
+        args.append(jax.ShapeDtypeStruct(shape, t.dtype.np_dtype))
     with _dtypes.x64_scope() if wide else _nullcontext():
-        if all(t.shape.is_fully_defined() and t.dtype != _dtypes.string for t in inputs):
-            # Shapes known: the lowering's own error (naming the node) is the message.
-            args = [jax.ShapeDtypeStruct(tuple(t.shape.as_list()), t.dtype.np_dtype) for t in inputs]
+        try:
             if kind == TF_NODE:
                 out = jax.eval_shape(lambda *xs: _tf_node_impl(*xs, **probe), *args)
             else:
                 out = jax.eval_shape(lambda *xs: _tf_node_impl(None, *xs, **probe), *args)
-            leaves = [out] if len(attrs["out_dtypes"]) == 1 else list(out)
-            return [(TensorShape(list(v.shape)), _dtypes.as_dtype(v.dtype)) for v in leaves]
-        return infer_output_specs(REGISTRY[kind], inputs, probe)
+        except Exception:
+            if known:
+                raise
+            return None  # unknown dims the lowering cannot trace symbolically: known at the plan's trace
+    leaves = [out] if len(attrs["out_dtypes"]) == 1 else list(out)
+    res = [(TensorShape([d if isinstance(d, int) else None for d in v.shape]), _dtypes.as_dtype(v.dtype))
+           for v in leaves]
+    if key is not None:
+        if len(_INFER_CACHE) > 100_000:
+            _INFER_CACHE.clear()
+        _INFER_CACHE[key] = res
+    return res
 
 
 # -- folding on the host ------------------------------------------------------------------------

@@ -110,7 +110,8 @@ def test_op_imports_and_runs_in_a_session(name: str) -> None:
             values = s.run(fetches, feeds)
             if meta["targets"]:
                 s.run(meta["targets"], feeds)
-            after = s.run([v + ":0" if meta["variables"] and "Resource" not in name else v + "/Read/ReadVariableOp:0"
+            kinds = {n.name: n.op for n in gd.node}
+            after = s.run([v + "/Read/ReadVariableOp:0" if kinds[v] == "VarHandleOp" else v + ":0"
                            for v in meta["variables"]])
     want = [arrays[f"out:{j}"] for j in range(len(meta["fetches"]))]
     want += [arrays[f"grad:{j}"] for j in range(len(meta["grads"]))]

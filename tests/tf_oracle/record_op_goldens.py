@@ -434,6 +434,32 @@ for _o in ("apply_gradient_descent", "apply_momentum", "apply_adagrad", "apply_a
     CASES["Resource" + _tf_name] = _opt(_o, True)
 
 
+
+
+@case("AssignAddVariableOp", False)
+def _assign_add_variable(b: Builder) -> Any:
+    v = b.var(b.rng.standard_normal((3,)), True)
+    from tensorflow.python.ops import gen_resource_variable_ops as rv
+
+    return rv.assign_add_variable_op(v.handle, b.f(3))
+
+
+@case("AssignSubVariableOp", False)
+def _assign_sub_variable(b: Builder) -> Any:
+    v = b.var(b.rng.standard_normal((3,)), True)
+    from tensorflow.python.ops import gen_resource_variable_ops as rv
+
+    return rv.assign_sub_variable_op(v.handle, b.f(3))
+
+
+@case("ResourceGather", False)
+def _resource_gather(b: Builder) -> Any:
+    v = b.var(b.rng.standard_normal((5, 2)), True)
+    from tensorflow.python.ops import gen_resource_variable_ops as rv
+
+    return rv.resource_gather(v.handle, b.p(np.array([[4, 0], [2, 2]], np.int32)), dtype=tf.float32)
+
+
 # -- recording ------------------------------------------------------------------------------------
 
 

@@ -226,3 +226,47 @@ def test_bad_input_errors_name_the_node(op_type: str, inputs: list[Any], attrs: 
     ctx.op_type = op_type
     with pytest.raises(ValueError, match=rf"^node 'model/reshape_1' \(op '{op_type}'\): {message}"):
         TF_LOWERINGS[op_type].fn(ctx, inputs, attrs)
+
+
+def _to_nchw(v: Any) -> Any:
+    return tuple(v[i] for i in (0, 3, 1, 2)) if isinstance(v, tuple) and len(v) == 4 else v
+
+
+@pytest.mark.parametrize("name", ["Conv2D", "Conv2D_valid_dilated", "Conv2D_explicit", "DepthwiseConv2dNative",
+                                  "DepthwiseConv2dNative_explicit", "MaxPool", "AvgPool", "BiasAdd",
+                                  "FusedBatchNormV3_inference", "FusedBatchNormV3_training"])
+def test_nchw_is_nhwc_transposed(name: str) -> None:
+    """``data_format='NCHW'`` (which TF's CPU kernels refuse, so TF cannot record it): the same op on
+    transposed inputs, with ``strides``/``ksize``/``dilations``/``explicit_paddings`` in NCHW order,
+    gives TF's NHWC values transposed."""
+    gd, meta, arrays = _load(name)
+    node = next(n for n in gd.node if n.op in TF_LOWERINGS and n.name == name.split("_")[0])
+    attrs = node_attrs(node)
+    attrs["data_format"] = "NCHW"
+    for key in ("strides", "ksize", "dilations"):
+        if key in attrs:
+            attrs[key] = _to_nchw(tuple(attrs[key]))
+    if attrs.get("explicit_paddings"):
+        ep = attrs["explicit_paddings"]
+        pairs = [ep[2 * i:2 * i + 2] for i in range(4)]
+        attrs["explicit_paddings"] = tuple(v for i in (0, 3, 1, 2) for v in pairs[i])
+    feeds = {n.split(":")[0]: arrays[f"feed:{j}"] for j, n in enumerate(meta["feeds"])}
+    inputs = []
+    for i, inp in enumerate(node.input):
+        src = inp.split(":")[0]
+        if src in feeds:
+            v = feeds[src]
+        else:
+            v = GraphRunner(gd).run([inp], feeds)[0]
+        inputs.append(np.moveaxis(v, -1, 1) if i == 0 else v)  # channels first
+    with _dtypes_x64():
+        outs = TF_LOWERINGS[node.op].fn(None, inputs, attrs)
+    want = arrays["out:0"]
+    got = np.asarray(outs[0])
+    np.testing.assert_allclose(np.moveaxis(got, 1, -1), want, rtol=2e-5, atol=2e-5)
+
+
+def _dtypes_x64() -> Any:
+    from jaxsess._core import dtypes
+
+    return dtypes.x64_scope()

@@ -460,6 +460,27 @@ def _resource_gather(b: Builder) -> Any:
     return rv.resource_gather(v.handle, b.p(np.array([[4, 0], [2, 2]], np.int32)), dtype=tf.float32)
 
 
+case("FakeQuantWithMinMaxArgs")(lambda b: raw.FakeQuantWithMinMaxArgs(inputs=b.f(3, 4, lo=-8.0, hi=8.0), min=-5.5,
+                                                                      max=6.3, num_bits=8))
+case("FakeQuantWithMinMaxArgs_narrow")(lambda b: raw.FakeQuantWithMinMaxArgs(inputs=b.f(3, 4, lo=-2.0, hi=2.0), min=-1.0,
+                                                                             max=1.7, num_bits=4, narrow_range=True))
+case("FakeQuantWithMinMaxVars", False)(lambda b: raw.FakeQuantWithMinMaxVars(inputs=b.f(3, 4, lo=-3.0, hi=3.0),
+                                                                              min=b.c(-2.2), max=b.c(1.9)))
+
+
+def _boxes(b: Builder) -> Any:
+    lo = b.rng.uniform(0, 0.6, (8, 2))
+    return b.p(np.concatenate([lo, lo + b.rng.uniform(0.2, 0.4, (8, 2))], 1).astype(np.float32))
+
+
+case("NonMaxSuppressionV4", False)(lambda b: raw.NonMaxSuppressionV4(
+    boxes=_boxes(b), scores=b.f(8, lo=0.0, hi=1.0), max_output_size=b.c(5), iou_threshold=b.c(0.3),
+    score_threshold=b.c(0.1), pad_to_max_output_size=True))
+case("NonMaxSuppressionV5", False)(lambda b: raw.NonMaxSuppressionV5(
+    boxes=_boxes(b), scores=b.f(8, lo=0.0, hi=1.0), max_output_size=b.c(6), iou_threshold=b.c(0.4),
+    score_threshold=b.c(0.0), soft_nms_sigma=b.c(0.0), pad_to_max_output_size=True))
+
+
 # -- recording ------------------------------------------------------------------------------------
 
 

@@ -466,7 +466,9 @@ def test_loading_executes_no_code(monkeypatch: pytest.MonkeyPatch) -> None:
     g2, gd = roundtrip(g)
     # every op comes back (plus the Const nodes holding TF's constant inputs, such as reduction axes)
     assert {op.name for op in g.get_operations()} <= {op.name for op in g2.get_operations()}
-    assert len(g2.get_operations()) == len(gd.node)
+    # (the helper nodes of ops written as several TF nodes, random_uniform's '/sub', '/mul'... are
+    # read back as their op)
+    assert len(g2.get_operations()) == len([n for n in gd.node if "_jaxsess_helper" not in n.attr])
 
 
 def test_errors_are_value_errors_not_op_errors() -> None:

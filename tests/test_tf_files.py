@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from google.protobuf import text_format
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+from tensorboard.compat.proto import meta_graph_pb2
 
 import jaxsess as tf
 from jaxsess import errors
@@ -325,6 +326,49 @@ def write_many_ops_graph(out: Path) -> dict:
     return {n: v.tolist() for n, v in zip(names, values)}
 
 
+def write_random_init_meta(out: Path) -> dict[str, list]:
+    """A ``.meta`` whose variables start from seeded random initializers (``random_uniform`` float
+    and int, ``random_normal``, ``truncated_normal``), as TF writes them: TF's ``RandomUniform(shape)
+    * (maxval - minval) + minval``, ``T`` the shape's type. Returns the initial values jaxsess drew
+    (TF's Philox numbers: real TF's initializers must give the same)."""
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float32, [None, 4], name="x")
+        w = tf.Variable(tf.random_uniform([4, 3], -1.0, 1.0, seed=1), name="w")
+        b = tf.Variable(tf.truncated_normal([3], stddev=0.1, seed=2), name="b")
+        c = tf.Variable(tf.random_normal([3], mean=1.0, seed=3), name="c")
+        k = tf.Variable(tf.random_uniform([5], 0, 100, dtype=tf.int32, seed=4), name="k")
+        tf.identity(tf.matmul(x, w) + b + c, name="y")
+        with tf.Session(graph=g) as s:
+            s.run(tf.global_variables_initializer())
+            values = s.run({"w": w, "b": b, "c": c, "k": k})
+            tf.train.Saver().save(s, str(out / "random" / "model"))
+    return {name: np.asarray(v).tolist() for name, v in values.items()}
+
+
+def test_random_initializers_round_trip_through_tf_ops(tmp_path: Path) -> None:
+    """jaxsess's random ops are written as TF's nodes, and read back as jaxsess's own ops:
+    the re-imported initializers draw the same values."""
+    init = write_random_init_meta(tmp_path)
+    with tf.Graph().as_default() as g:
+        tf.train.import_meta_graph(str(tmp_path / "random" / "model.meta"))
+        random_ops = [o for o in g.get_operations() if o.type in ("RandomUniform", "RandomStandardNormal",
+                                                                  "TruncatedNormal")]
+        assert len(random_ops) == 4  # jaxsess's own ops again, the TF helper nodes skipped
+        assert not any(o.name.endswith(("/RandomUniform", "/sub", "/mul")) for o in g.get_operations())
+        with tf.Session(graph=g) as s:
+            s.run(tf.global_variables_initializer())
+            got = s.run({k: k + ":0" for k in init})
+    for k, v in init.items():
+        np.testing.assert_array_equal(np.asarray(got[k]), np.asarray(v), err_msg=k)
+    meta = meta_graph_pb2.MetaGraphDef.FromString((tmp_path / "random" / "model.meta").read_bytes())
+    nodes = {n.name: n for n in meta.graph_def.node}
+    tf_ops = {n.op for n in nodes.values()}
+    assert {"RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal", "Sub", "Mul"} <= tf_ops
+    uniform = next(n for n in nodes.values() if n.op == "RandomUniform")
+    assert uniform.attr["T"].type == 3 and uniform.attr["dtype"].type == 1  # DT_INT32 shape, DT_FLOAT values
+    assert set(uniform.attr) <= {"T", "dtype", "seed", "seed2", "_jaxsess_helper"}
+
+
 def write_our_files(out: Path) -> dict:
     """A checkpoint (+ meta graph), a GraphDef (.pb, .pbtxt, frozen) and an event file, written by jaxsess."""
     x_in = np.array([[1.0, -2.0, 0.5]], np.float32)
@@ -351,6 +395,7 @@ def write_our_files(out: Path) -> dict:
             writer.close()
             losses = [float(np.asarray(s.run(total, {x: x_in * step}))) for step in range(3)]
     ops_values = write_many_ops_graph(out)
+    random_init = write_random_init_meta(out)
     inference = tf.graph_util.extract_sub_graph(g.as_graph_def(), ["y", "m", "dense/kernel/Assign", "dense/bias/Assign"])
     tf.train.write_graph(inference, str(out), "graph.pbtxt", as_text=True)
     tf.train.write_graph(frozen, str(out), "frozen.pb", as_text=False)
@@ -359,6 +404,7 @@ def write_our_files(out: Path) -> dict:
         "graph_pbtxt": str(out / "graph.pbtxt"), "frozen_pb": str(out / "frozen.pb"),
         "x": x_in.tolist(), "y": y_val.tolist(), "m": float(m_val), "losses": losses,
         "ops_pb": str(out / "ops.pb"), "ops": ops_values,
+        "random_meta": str(out / "random" / "model.meta"), "random_init": random_init,
         "variables": {"dense/kernel": np.linspace(-1, 1, 6).reshape(3, 2).tolist(), "dense/bias": [0.5, -0.5],
                       "counts": [7, -8]},
     }

@@ -4,7 +4,8 @@
 
 ``INFO.json`` is written by ``tests/test_tf_files.py::write_our_files``: the
 paths of a V2 checkpoint (with its ``checkpoint`` state file and ``.meta``),
-a ``.pbtxt`` GraphDef, a frozen ``.pb`` and an event file, and the values
+a ``.pbtxt`` GraphDef, a frozen ``.pb``, an event file, a ``.meta`` with
+random initializers, and the values
 jaxsess computed. Prints ``all checks passed`` and exits 0 when TF agrees.
 """
 
@@ -77,6 +78,19 @@ def main(path: str) -> int:
             got = s.run([n + ":0" for n in info["ops"]], {"x:0": xin})
         for (name, want), value in zip(info["ops"].items(), got):
             np.testing.assert_allclose(value, want, rtol=1e-5, atol=1e-6, err_msg=name)
+
+    # a .meta whose variables start from seeded random initializers: TF's ops (RandomUniform with
+    # T the shape's type...) that TF imports, and TF's Philox draws give jaxsess's initial values
+    g = tf.Graph()
+    with g.as_default():
+        tf.train.import_meta_graph(info["random_meta"])
+        ops = {op.type for op in g.get_operations()}
+        assert {"RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal"} <= ops, ops
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            got = s.run({k: k + ":0" for k in info["random_init"]})
+        for name, want in info["random_init"].items():
+            np.testing.assert_array_equal(got[name], np.asarray(want, got[name].dtype), err_msg=name)
 
     # the event file
     (events,) = glob.glob(os.path.join(info["events"], "events.out.tfevents.*"))

@@ -464,6 +464,9 @@ class Operation:
         """
         if name in self._attrs:
             return self._attrs[name]
+        tf_attrs = self._attrs.get("tf_attrs")  # a generic TF node (graph/_tf_node): TF's attributes
+        if isinstance(tf_attrs, dict) and name in tf_attrs:
+            return tf_attrs[name]
         if name == "_gradient_op_type" and self._gradient_op_type is not None:
             return self._gradient_op_type.encode()
         tf_def = self._op_def.tf

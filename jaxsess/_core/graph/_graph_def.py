@@ -51,7 +51,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -81,6 +81,31 @@ from jaxsess._core.graph._graph import (
 from jaxsess._core.graph._host import note_op
 from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs, tf_op_def, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.graph._tf_frames import functionalize, has_v1_control_flow
+from jaxsess._core.graph._tf_function import (  # registers the function-call ops
+    CALL_OPS as CALL_OPS,
+    calls_random,
+)
+from jaxsess._core.graph._tf_lists import LIST_OPS as LIST_OPS  # registers TensorArray/TensorList ops
+from jaxsess._core.graph._tf_node import (
+    TF_NODE,
+    TF_RANDOM_NODE,
+    FunctionLibrary,
+    NotFoldable,
+    TFFunction,
+    arg_counts,
+    arg_dtypes,
+    decode_attrs,
+    fold,
+    infer_specs,
+    is_tf_node,
+    node_kind,
+    random_seeds,
+    static_input_error,
+    static_positions,
+    static_shape,
+)
+from jaxsess._core.graph._tf_opset import TF_LOWERINGS, tf_op_def as tf_opset_def
 
 if TYPE_CHECKING:
     from tensorboard.compat.proto import graph_pb2, node_def_pb2
@@ -203,6 +228,9 @@ def _same(a: Any, b: Any) -> bool:
 PRIVATE_ATTRS = "_jaxsess_attrs"
 """The private attribute holding a node's exact jaxsess attributes (JSON) where TF's attrs cannot."""
 _OUTPUT_SHAPES = "_output_shapes"
+TF_NODE_ATTR = "_jaxsess_tf_node"
+"""The private attribute marking, in a GraphDef jaxsess wrote, a node imported through TF's op-set
+table: import reads it through the table again."""
 
 
 def _input_name(t: Tensor) -> str:
@@ -246,29 +274,113 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
     gd = _tfproto.GraphDef()
     gd.versions.producer = PRODUCER
     gd.versions.min_consumer = MIN_CONSUMER
+    libraries: list[FunctionLibrary] = []
     for op in ops:
+        if is_tf_node(op):
+            _export_tf_node(gd, op, add_shapes)
+            lib = op.attrs.get("library")
+            if lib is not None and all(lib is not x for x in libraries):
+                libraries.append(lib)
+            continue
         _export_op(gd, graph, op, taken, by_name, add_shapes, lenient)
+    written: set[str] = set()
+    for lib in libraries:
+        for fname, fdef in lib.functions.items():
+            if fname not in written:
+                written.add(fname)
+                gd.library.function.add().CopyFrom(fdef)
+        for fname, grad in lib.gradients.items():
+            gd.library.gradient.add(function_name=fname, gradient_func=grad)
     return gd
+
+
+def _export_tf_node(gd: Any, op: Operation, add_shapes: bool) -> None:
+    """A generic TF node written back as TF's node: its TF op type and attributes as imported."""
+    node = gd.node.add(name=op.name, op=op.attrs["tf_op"], device=op.device)
+    node.input.extend(_input_name(t) for t in op.inputs)
+    node.input.extend("^" + c.name for c in op.control_inputs)
+    saved = _tfproto.NodeDef.FromString(op.attrs["node_def"])
+    for k, av in saved.attr.items():
+        if k != _OUTPUT_SHAPES:
+            node.attr[k].CopyFrom(av)
+    node.attr[TF_NODE_ATTR].b = True
+    if add_shapes and op.outputs:
+        shapes = node.attr[_OUTPUT_SHAPES].list.shape
+        for t in op.outputs:
+            shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
 
 
 def op_to_node_def(op: Operation) -> node_def_pb2.NodeDef:
     """The ``NodeDef`` of ``op`` as :func:`graph_to_graph_def` writes it, without
     ``_output_shapes`` and jaxsess's private attributes (``str(op)``, as TF)."""
     gd = _tfproto.GraphDef()
-    _export_op(gd, op.graph, op, {o.name for o in op.graph.get_operations()}, {op.name: op}, False)
+    if is_tf_node(op):
+        _export_tf_node(gd, op, False)
+    else:
+        _export_op(gd, op.graph, op, {o.name for o in op.graph.get_operations()}, {op.name: op}, False)
     node = gd.node[len(gd.node) - 1]
-    if PRIVATE_ATTRS in node.attr:
-        del node.attr[PRIVATE_ATTRS]
+    for private in (PRIVATE_ATTRS, TF_NODE_ATTR):
+        if private in node.attr:
+            del node.attr[private]
     return node
 
 
 register_graph_def_writer(graph_to_graph_def, op_to_node_def)
 
 
+TFExpansion = Callable[[Operation], "list[tuple[str, str, list[str], dict[str, Any]]] | None"]
+TF_EXPORT_EXPANSIONS: dict[str, TFExpansion] = {}
+"""jaxsess op type -> how it is written as several of TF's nodes when TF has no one op for it
+(``RandomUniform(minval, maxval)`` is TF's ``RandomUniform(shape) * (maxval - minval) + minval``).
+
+``fn(op) -> [(suffix, tf_op, inputs, attrs), ...]`` (or ``None``: written as one node): the
+helper nodes ``op.name + '/' + suffix`` and, with suffix ``''``, the node named ``op.name``
+whose output 0 is the op's. ``inputs`` name tensors of the graph or helpers (``'{name}/mul'``);
+``attrs`` are Python values (see ``_to_attr_value``). The final node also carries the op's exact
+attributes and its own inputs privately, so jaxsess reads its op back, and skips the helpers."""
+_HELPER_ATTR = "_jaxsess_helper"
+
+
+def _export_expanded(gd: Any, graph: Graph, op: Operation, taken: set[str], add_shapes: bool) -> bool:
+    expand = TF_EXPORT_EXPANSIONS.get(op.type)
+    parts = expand(op) if expand is not None else None
+    if not parts:
+        return False
+    names = [op.name + "/" + suffix if suffix else op.name for suffix, _, _, _ in parts]
+    if any(n in taken for n in names if n != op.name):
+        return False
+    try:
+        encoded = {k: _encode(v, graph) for k, v in op.attrs.items()}
+    except _NoEncoding:
+        return False
+    taken.update(names)
+    for (suffix, tf_op, inputs, attrs), name in zip(parts, names, strict=True):
+        node = gd.node.add(name=name, op=tf_op, device=op.device)
+        node.input.extend(inputs)
+        for k, v in attrs.items():
+            av = _to_attr_value(v)
+            if av is None:
+                raise ValueError(f"Cannot serialise node '{op.name}' (op '{op.type}'): attribute '{k}' of {tf_op}")
+            node.attr[k].CopyFrom(av)
+        if suffix:
+            node.attr[_HELPER_ATTR].s = op.name.encode("utf-8")
+            continue
+        node.input.extend("^" + c.name for c in op.control_inputs)
+        private = {"op": op.type, "attrs": encoded, "n_const": 0, "inputs": [_input_name(t) for t in op.inputs]}
+        node.attr[PRIVATE_ATTRS].s = json.dumps(private).encode("utf-8")
+        if add_shapes and op.outputs:
+            shapes = node.attr[_OUTPUT_SHAPES].list.shape
+            for t in op.outputs:
+                shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
+    return True
+
+
 def _export_op(
     gd: Any, graph: Graph, op: Operation, taken: set[str], by_name: dict[str, Operation], add_shapes: bool,
     lenient: bool = False,
 ) -> None:
+    if _export_expanded(gd, graph, op, taken, add_shapes):
+        return
     m = tf_op_def(op._op_def)
     assert m.to_tf is not None and m.from_tf is not None
     specs = [(t.shape, t.dtype) for t in op.inputs]
@@ -438,8 +550,12 @@ def import_graph_def(
     """
     if not isinstance(graph_def, _tfproto.GraphDef):
         raise TypeError(f"graph_def must be a GraphDef proto, got {type(graph_def).__name__}.")
-    if graph_def.library.function:
-        raise ValueError("Invalid graph def: function libraries (tf.function) are not supported by jaxsess.")
+    if has_v1_control_flow(graph_def):  # TF1's frames: rewritten as control flow v2 (graph/_tf_frames)
+        graph_def = functionalize(graph_def)
+    library = FunctionLibrary.from_proto(graph_def.library) if graph_def.library.function else None
+    # TF's op-set table reads GraphDefs TF wrote; jaxsess's own files keep its registry's mappings.
+    use_table = graph_def.versions.producer != PRODUCER
+    folded: dict[Tensor, np.ndarray] = {}
     graph = get_default_graph()
     if graph._is_eager:  # pragma: no cover - EagerSession is not a Graph
         raise RuntimeError("import_graph_def needs a graph.")
@@ -464,6 +580,7 @@ def import_graph_def(
     ops: dict[str, Operation] = {}
     decoder = _Decoder(tensors, ops)
     used_map: set[str] = set()
+    helpers: dict[str, str] = {}  # skipped helper node -> the node of the op it is a part of
     with graph.control_dependencies(None):
         for i, node in enumerate(_topological(graph_def)):
             if node.op == "Const" and node.attr["value"].tensor.dtype == _tfproto.types_pb2.DT_STRING:
@@ -474,8 +591,18 @@ def import_graph_def(
                 # Kept as a value for ops that take it as a constant (summary tags),
                 # and imported as a string Const (a host value) for other consumers.
                 decoder.strings[node.name] = _StringConst(node.name, value)
+            if _HELPER_ATTR in node.attr and PRIVATE_ATTRS not in node.attr:
+                # a part of one of jaxsess's ops written as several TF nodes: read as that op
+                helpers[node.name] = node.attr[_HELPER_ATTR].s.decode("utf-8", "replace")
+                continue
             try:
-                op = _import_node(graph, node, prefix, decoder, mapped, used_map)
+                if node.op in _VARIABLE_QUERIES and PRIVATE_ATTRS not in node.attr and _VARIABLE_QUERY in REGISTRY:
+                    op = _import_is_initialized(graph, node, prefix, decoder, mapped, used_map)
+                elif ((use_table and PRIVATE_ATTRS not in node.attr and not _structural(node.op))
+                      or TF_NODE_ATTR in node.attr) and node.op in TF_LOWERINGS:
+                    op = _import_tf_node(graph, node, prefix, decoder, mapped, used_map, library, folded)
+                else:
+                    op = _import_node(graph, node, prefix, decoder, mapped, used_map)
             except ValueError as e:
                 if str(e).startswith("Invalid graph def:"):
                     raise
@@ -502,7 +629,7 @@ def import_graph_def(
                 raise ValueError(f"Requested return_element {r!r} not found in graph_def.")
             out.append(t)
         else:
-            found = ops.get(r)
+            found = ops.get(r) or ops.get(helpers.get(r, ""))
             if found is None:
                 raise ValueError(f"Requested return_element {r!r} not found in graph_def.")
             out.append(found)
@@ -545,6 +672,159 @@ def _topological(graph_def: Any) -> list[Any]:
     return order
 
 
+STRUCTURAL_TF_OPS = frozenset({
+    "Const", "Placeholder", "PlaceholderV2", "PlaceholderWithDefault", "Identity", "NoOp", "VariableV2", "Variable",
+    "VarHandleOp", "ReadVariableOp", "Assign", "AssignVariableOp", "AssignAdd", "AssignSub",
+})
+"""TF op types import always reads with jaxsess's registry (graph structure: constants, feeds,
+variables and their reads and assigns, which the session's variable machinery owns), even when
+TF's op-set table has a lowering for them."""
+
+
+_VARIABLE_QUERIES = frozenset({"VarIsInitializedOp", "IsVariableInitialized"})
+_VARIABLE_QUERY = "IsVariableInitialized"  # the registry's host op asking the session
+
+
+def _import_is_initialized(graph: Graph, node: Any, prefix: str, decoder: _Decoder, mapped: dict[str, Tensor],
+                           used_map: set[str]) -> Operation:
+    """TF's ``VarIsInitializedOp(resource)``/``IsVariableInitialized(ref)``: the session's answer for the
+    variable (the registry's host op ``IsVariableInitialized``)."""
+    inputs, controls = _node_inputs(node, decoder, mapped, used_map)
+    if len(inputs) != 1 or inputs[0].op.type != "VariableV2":
+        raise ValueError("its one input must be a variable (VariableV2/VarHandleOp)")
+    op_def = REGISTRY[_VARIABLE_QUERY]
+    attrs = {"variables": (inputs[0].op,)}
+    specs = infer_output_specs(op_def, [], attrs)
+    op = graph._create_op(op_def, [], attrs, prefix + node.name + "/", specs, controls)
+    note_op(graph, op)
+    return op
+
+
+def _structural(op_type: str) -> bool:
+    return op_type in STRUCTURAL_TF_OPS and tf_type_to_op(op_type) is not None
+
+
+def _node_inputs(node: Any, decoder: _Decoder, mapped: dict[str, Tensor], used_map: set[str]
+                 ) -> tuple[list[Tensor], list[Operation]]:
+    inputs: list[Tensor] = []
+    controls: list[Operation] = []
+    for s in node.input:
+        if s.startswith("^"):
+            controls.append(decoder.op(s[1:]))
+            continue
+        if controls:
+            raise ValueError("control inputs ('^name') must come after the data inputs")
+        key = _tensor_key(s)
+        if key in mapped:
+            used_map.add(key)
+        inputs.append(decoder.tensor(key))
+    return inputs, controls
+
+
+def _import_tf_node(
+    graph: Graph,
+    node: Any,
+    prefix: str,
+    decoder: _Decoder,
+    mapped: dict[str, Tensor],
+    used_map: set[str],
+    library: FunctionLibrary | None,
+    folded: dict[Tensor, np.ndarray],
+) -> Operation:
+    """A node of TF's op set, imported as a generic TF node (``graph/_tf_node``)."""
+    name, op_type = node.name, node.op
+    if not _VALID_OP_NAME.match(name):
+        raise ValueError(f"invalid node name {name!r:.80}")
+    op_def = tf_opset_def(op_type)
+    lw = TF_LOWERINGS[op_type]
+    assert op_def is not None
+    attrs = decode_attrs(op_type, node.attr, op_def)
+    inputs, controls = _node_inputs(node, decoder, mapped, used_map)
+    try:
+        counts = arg_counts(op_def.input_arg, attrs)
+        in_types = arg_dtypes(op_def.input_arg, attrs)
+        out_types = arg_dtypes(op_def.output_arg, attrs)
+    except (KeyError, TypeError, ValueError) as e:
+        raise ValueError(f"its attributes do not give TF's input/output counts: {type(e).__name__}: {e}") from None
+    if len(inputs) != sum(counts):
+        listed = ", ".join(f"{a.name}" + (f" ({n})" if n != 1 else "") for a, n in zip(op_def.input_arg, counts))
+        raise ValueError(f"TF's OpDef gives it {sum(counts)} data input(s) ({listed}); the node has {len(inputs)}")
+    var_refs: list[int] = []
+    for i, (t, (dt, is_ref)) in enumerate(zip(inputs, in_types)):
+        if is_ref or dt == "resource":
+            if t.op.type == "VariableV2":
+                if lw.stateful:
+                    var_refs.append(i)
+                continue
+            if lw.stateful and is_ref:
+                raise ValueError(f"input {i} ('{t.name}') is a ref input: it must be a variable (VariableV2), "
+                                 f"got op '{t.op.type}'")
+            continue  # a resource that is not a variable (a TensorArray's handle): passed as its value
+        if isinstance(dt, _dtypes.DType) and t.dtype != dt:
+            raise ValueError(f"input {i} ('{t.name}') has dtype {t.dtype.name}; TF's OpDef wants {dt.name}")
+    statics: dict[int, np.ndarray] = {}
+    for i in static_positions(lw, len(inputs)):
+        try:
+            statics[i] = fold(inputs[i], static_shape, folded)
+        except NotFoldable as e:
+            if not e.needs_shapes:
+                raise ValueError(static_input_error(name, op_type, i, inputs[i], e).split(": ", 1)[1]) from None
+    for k, v in attrs.items():
+        for f in v if isinstance(v, tuple) and not isinstance(v, TFFunction) else (v,):
+            if isinstance(f, TFFunction) and (library is None or f.name not in library.functions):
+                raise ValueError(f"attribute '{k}' names function '{f.name}', which is not in the GraphDef's "
+                                 "function library")
+    kind = node_kind(lw, attrs)
+    draws = library is not None and calls_random(attrs, library)  # a call whose body draws random numbers
+    if draws:
+        kind = TF_RANDOM_NODE  # its own draw counter: new values every run
+    saved = _tfproto.NodeDef()
+    for k, av in node.attr.items():
+        saved.attr[k].CopyFrom(av)
+    var_writes = tuple(dict.fromkeys(inputs[i].op for i in var_refs)) if kind != TF_NODE else ()
+    op_attrs: dict[str, Any] = {
+        "tf_op": op_type,
+        "tf_attrs": attrs,
+        "node_def": saved.SerializeToString(deterministic=True),
+        "static_values": statics,
+        "var_refs": tuple(var_refs),
+        "var_writes": var_writes,
+        "out_dtypes": tuple(dt for dt, _ in out_types),
+        "library": library,
+    }
+    if "seed" in attrs and "seed2" in attrs and kind != TF_NODE:
+        op_attrs.update(random_seeds(attrs))
+    elif draws:
+        op_attrs.update(random_seeds({"seed": 0, "seed2": 0}))
+    try:
+        specs = infer_specs(kind, prefix + name, inputs, op_attrs)
+    except Exception as e:  # a shape error: the node does not fit its inputs
+        if not all(t.shape.is_fully_defined() for t in inputs):
+            specs = None  # unknown dims that inference could not reason about: known when the plan is traced
+        else:
+            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise ValueError(f"its inputs and attributes do not fit the op: {type(e).__name__}: {msg}") from None
+    if specs is None:  # a static input known only when the plan is traced
+        specs = [(TensorShape(None), dt if isinstance(dt, _dtypes.DType) else _dtypes.float32) for dt, _ in out_types]
+    else:
+        specs = [(s, dt if isinstance(dt, _dtypes.DType) else d) for (s, d), (dt, _) in zip(specs, out_types)]
+    if _OUTPUT_SHAPES in node.attr:
+        recorded = node.attr[_OUTPUT_SHAPES].list.shape
+        if len(recorded) == len(specs):
+            refined = []
+            for j, (rec, (shape, dtype)) in enumerate(zip(recorded, specs)):
+                want = TensorShape(_tfproto.proto_to_dims(rec))
+                if not want.is_compatible_with(shape):
+                    raise ValueError(f"output {j} is recorded with shape {want} but the op gives {shape}")
+                refined.append((shape.merge_with(want), dtype))
+            specs = refined
+    ctx = graph.device(node.device) if node.device else contextlib.nullcontext()
+    with ctx:
+        op = graph._create_op(REGISTRY[kind], inputs, op_attrs, prefix + name + "/", specs, controls)
+    note_op(graph, op)
+    return op
+
+
 def _import_node(
     graph: Graph,
     node: Any,
@@ -576,7 +856,13 @@ def _import_node(
     assert m.from_tf is not None
     inputs: list[Tensor] = []
     controls: list[Operation] = []
-    for s in node.input:
+    node_inputs = list(node.input)
+    if spec is not None and "inputs" in spec:  # written as several TF nodes: the op's own inputs
+        own = spec["inputs"]
+        if not isinstance(own, list) or not all(isinstance(x, str) and not x.startswith("^") for x in own):
+            raise ValueError(f"attribute '{PRIVATE_ATTRS}': malformed inputs")
+        node_inputs = own + [x for x in node_inputs if x.startswith("^")]
+    for s in node_inputs:
         if s.startswith("^"):
             controls.append(decoder.op(s[1:]))
             continue

@@ -181,7 +181,7 @@ def main() -> None:
 
     table = QUICK if args.quick else FULL
     names = [n for n in args.programs.split(",") if n]
-    repeats = args.repeats or (3 if args.quick else 7)
+    repeats = args.repeats or (2 if args.quick else 7)
     python, why = (None, "--no-tf1") if args.no_tf1 else tf_python(args.tf_python)
     tf = TFChild(python, "quick" if args.quick else "full") if python else None
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

@@ -13,6 +13,11 @@ Candidates:
 
 * ``tf1``: the source run by ``tensorflow.compat.v1`` (graph mode), when
   ``tensorflow`` is importable (``pip install jaxsess[bench]``);
+* ``tf1xla``: the same with TF's XLA auto-clustering, TF at its best on CPU:
+  ``ConfigProto.graph_options.optimizer_options.global_jit_level = ON_1`` and
+  ``TF_XLA_FLAGS=--tf_xla_cpu_global_jit`` (set by this script before TF is
+  imported; without it ``ON_1`` clusters nothing on CPU; ``--no-xla`` leaves
+  the column out);
 * ``jaxsess``: the same source run by ``jaxsess.compat.v1``;
 * ``jax``: a hand-written ``jax.jit`` + ``optax.adam`` step with donated
   parameters (what XLA can do; the gap to it is ours).
@@ -33,7 +38,7 @@ jaxsess runs twice on a fresh persistent compilation cache directory:
 cache); the hand-written JAX child runs without a persistent cache.
 
 Usage: ``python benchmarks/bench_vs_tf1.py [--quick] [--programs mlp,cnn]
-[--no-startup] [--xla-flags FLAGS]``. With TensorFlow in another
+[--no-startup] [--no-tf1] [--no-xla]``. With TensorFlow in another
 environment: ``/work/tfvenv/bin/python benchmarks/bench_vs_tf1.py``.
 """
 
@@ -142,6 +147,11 @@ def batches(name: str) -> list[tuple[np.ndarray, np.ndarray]]:
 
 
 def load_tf1() -> Any:
+    # Lets ON_1 sessions (the tf1xla candidate) auto-cluster on CPU; sessions without a
+    # global_jit_level (tf1) are not clustered. Read once, when TF is imported.
+    flags = os.environ.get("TF_XLA_FLAGS", "")
+    if "--tf_xla_cpu_global_jit" not in flags:
+        os.environ["TF_XLA_FLAGS"] = (flags + " --tf_xla_cpu_global_jit").strip()
     try:
         import tensorflow.compat.v1 as tf1  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
@@ -165,16 +175,21 @@ def has_program(tf: Any, name: str) -> bool:
         return False
 
 
+XLA_COLUMN = True  # the tf1xla candidate (--no-xla: off)
+
+
 def kinds_for(name: str, tf1: Any) -> list[str]:
     """The candidates that can run ``name`` (no hand-written JAX LSTM: see ``bench_rnn.py``)."""
     kinds = ["tf1"] if tf1 is not None and has_program(tf1, name) else []
+    if kinds and XLA_COLUMN:
+        kinds.append("tf1xla")
     return kinds + ["jaxsess"] + (["jax"] if name != "lstm" else [])
 
 
 class GraphTrainer:
     """A TF1 program in a ``tf.Session`` (real TF or jaxsess)."""
 
-    def __init__(self, tf: Any, name: str) -> None:
+    def __init__(self, tf: Any, name: str, xla: bool = False) -> None:
         g = tf.Graph()
         with g.as_default():
             tf.set_random_seed(0)
@@ -182,7 +197,11 @@ class GraphTrainer:
             exec(PROGRAMS[name][0], ns)
             init = tf.global_variables_initializer()
         self.x, self.y, self.loss, self.train_op = ns["x"], ns["y"], ns["loss"], ns["train_op"]
-        self.sess = tf.Session(graph=g)
+        config = None
+        if xla:  # TF's XLA auto-clustering (see load_tf1 for the CPU flag)
+            config = tf.ConfigProto()
+            config.graph_options.optimizer_options.global_jit_level = tf.OptimizerOptions.ON_1
+        self.sess = tf.Session(graph=g, config=config)
         self.sess.run(init)
 
     def step(self, xb: np.ndarray, yb: np.ndarray) -> None:
@@ -268,8 +287,8 @@ class JaxTrainer:
 
 
 def make_trainer(kind: str, name: str, tf1: Any, tfj: Any) -> Any:
-    if kind == "tf1":
-        return GraphTrainer(tf1, name)
+    if kind in ("tf1", "tf1xla"):
+        return GraphTrainer(tf1, name, xla=kind == "tf1xla")
     if kind == "jaxsess":
         return GraphTrainer(tfj, name)
     return JaxTrainer(name)
@@ -320,7 +339,7 @@ def steady_state(
 
 def child(kind: str, name: str, steps: int) -> None:
     """Runs one whole program; prints one JSON line."""
-    tf1 = load_tf1() if kind == "tf1" else None
+    tf1 = load_tf1() if kind in ("tf1", "tf1xla") else None
     tfj = load_jaxsess() if kind == "jaxsess" else None
     if kind == "jax":
         import jax  # noqa: F401
@@ -368,6 +387,8 @@ def startup(name: str, kinds: list[str], steps: int, repeats: int) -> dict[str, 
             runs = []
             if "tf1" in kinds:
                 runs.append(("tf1", "tf1", {}))
+            if "tf1xla" in kinds:
+                runs.append(("tf1xla", "tf1xla", {}))
             runs.append(("jaxsess cold", "jaxsess", {"JAXSESS_COMPILATION_CACHE_DIR": cache}))
             runs.append(("jaxsess warm", "jaxsess", {"JAXSESS_COMPILATION_CACHE_DIR": cache}))
             runs.append(("jaxsess no cache", "jaxsess", {"JAXSESS_COMPILATION_CACHE": "0"}))
@@ -393,9 +414,12 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=0)
     ap.add_argument("--no-startup", action="store_true", help="skip the start-up children")
     ap.add_argument("--no-tf1", action="store_true", help="leave real TensorFlow out")
+    ap.add_argument("--no-xla", action="store_true", help="leave out TF1 with XLA auto-clustering (tf1xla)")
     ap.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     names = [n for n in args.programs.split(",") if n]
+    global XLA_COLUMN
+    XLA_COLUMN = not args.no_xla
     if args.child:
         child(args.child, names[0], args.steps or 200)
         return
@@ -419,6 +443,8 @@ def main() -> None:
         parts = []
         if "tf1" in med:
             parts.append(f"jaxsess/tf1 {med['jaxsess'] / med['tf1']:.2f}")
+        if "tf1xla" in med:
+            parts.append(f"jaxsess/tf1xla {med['jaxsess'] / med['tf1xla']:.2f}")
             if "jax" in med:
                 parts.append(f"jax/tf1 {med['jax'] / med['tf1']:.2f}")
         if "jax" in med:
@@ -440,13 +466,16 @@ def main() -> None:
             m = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
             print(f"{name:6s} {label:17s} import {m['import_s']:5.2f}  first step {m['first_step_s']:5.2f}  "
                   f"whole program {m['total_s']:5.2f}  peak RSS {m['rss_mb']:6.0f}")
-        if "tf1" in res:
-            tf_first = statistics.median(r["first_step_s"] for r in res["tf1"])
-            tf_total = statistics.median(r["total_s"] for r in res["tf1"])
+        for base in ("tf1", "tf1xla"):
+            if base not in res:
+                continue
+            tf_first = statistics.median(r["first_step_s"] for r in res[base])
+            tf_total = statistics.median(r["total_s"] for r in res[base])
             for label in ("jaxsess cold", "jaxsess warm"):
                 first = statistics.median(r["first_step_s"] for r in res[label])
                 total = statistics.median(r["total_s"] for r in res[label])
-                print(f"{name:6s} {label} / tf1: first step {first / tf_first:.2f}  whole program {total / tf_total:.2f}")
+                print(f"{name:6s} {label} / {base}: first step {first / tf_first:.2f}  "
+                      f"whole program {total / tf_total:.2f}")
 
 
 if __name__ == "__main__":

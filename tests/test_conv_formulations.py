@@ -81,11 +81,23 @@ def _lowered(platforms: tuple[str, ...], w_shape: tuple[int, ...] = (3, 3, 4, 1)
 def test_cpu_lowers_shifted_products_other_platforms_the_convolution() -> None:
     cpu = _lowered(("cpu",))
     assert "convolution" not in cpu and cpu.count("stablehlo.multiply") == 9
+    assert cpu.count("stablehlo.reduce_precision") == 1  # the loop's end (_conv_cpu._end_of_loop)
     for platform in ("cuda", "tpu"):
         other = _lowered((platform,))
         assert "convolution" in other and "stablehlo.multiply" not in other
     both = _lowered(("cpu", "cuda"))  # a multi-platform export carries both, chosen at run time
     assert "convolution" in both and both.count("stablehlo.multiply") == 9
+
+
+def test_the_end_of_loop_marker_is_the_identity() -> None:
+    specials = [0.0, -0.0, 1e-45, 1e-40, 6e-8, 0.1, 1.0000001, 65504.0, 3.4e38, np.inf, -np.inf, np.nan]
+    for dtype in (jnp.float32, jnp.bfloat16, jnp.float16):
+        finite = float(jnp.finfo(dtype).max)
+        kept = [s for s in specials if np.isnan(s) or np.isinf(s) or abs(s) <= finite]
+        v = np.asarray(jnp.asarray(kept, dtype).astype(jnp.float32))
+        out = np.asarray(_conv_cpu._end_of_loop(jnp.asarray(v, dtype)).astype(jnp.float32))
+        np.testing.assert_array_equal(out, v)
+        np.testing.assert_array_equal(np.signbit(out), np.signbit(v))
 
 
 def test_large_kernels_keep_the_convolution_on_cpu() -> None:

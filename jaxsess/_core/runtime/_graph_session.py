@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import operator
 import os
 import threading
 import warnings
@@ -47,6 +48,7 @@ from jaxsess._core.runtime._fetch import (
     Fetches,
     check_unique,
     feed_items,
+    feed_key,
     feed_keys as resolve_feeds,
     feed_value,
     feed_values,
@@ -1089,6 +1091,76 @@ class Session(BaseSession):
           As :meth:`run` for fetches and feeds; ``FailedPreconditionError``
           for a variable of unknown shape that is not initialised.
         """
+        plan, donated, kept, feed_vals = self._plan_specs(fetches, feed_dict)
+        jitted = plan.jitted  # one program for the whole plan, also when it runs as parts
+        try:
+            with _dtypes.x64_scope() if plan.x64 else contextlib.nullcontext():
+                if plan.device is not None:
+                    with jax.default_device(plan.device):
+                        return jitted.lower(donated, kept, feed_vals)
+                return jitted.lower(donated, kept, feed_vals)
+        finally:
+            _compile_notice.finish()  # lowered, not compiled: nothing to announce
+
+    def warmup(self, fetches: Any, feed_shapes: Any = None) -> Any:
+        """Compiles, ahead of time, the program :meth:`run` (or :meth:`make_callable`)
+        will call for these fetches and feed shapes, without running it: for servers that
+        must answer their first request at full speed. Nothing is run, read, written or
+        donated; the plan is built and cached as by a first ``run``, and the compiled
+        executable is the one that run then calls (no trace, no compile at the first run).
+        With the persistent compilation cache on (the default), the executable is also
+        stored there for the next process.
+
+        Args:
+          fetches: as :meth:`run`.
+          feed_shapes: ``{tensor or name: shape}``, one entry per tensor ``run`` will
+            feed: a shape is a tuple of ints (the fed dtype is the tensor's), a
+            ``jax.ShapeDtypeStruct`` or an array (its shape and dtype). A feed of
+            another shape at run time compiles again, as any new feed shape does.
+
+        Returns:
+          The ``jax.stages.Compiled`` of the plan's program (``cost_analysis()``,
+          ``memory_analysis()``, ``as_text()``).
+
+        Raises:
+          As :meth:`run` for fetches and feeds (a shape that does not fit a tensor:
+          ``ValueError`` naming it); ``TypeError`` for a shape that is not a sequence
+          of ints; ``FailedPreconditionError`` for a variable of unknown shape that is
+          not initialised.
+
+        The same step as ``jax.jit(f).trace(...).lower().compile()`` before a first call.
+        A plan that spans several devices compiles its per-device parts at its first run.
+        """
+        self._check_open()
+        graph = self._graph
+        specs: dict[Tensor, Any] = {}
+        for k, v in (feed_shapes or {}).items():
+            t = feed_key(graph, k)
+            if isinstance(v, jax.ShapeDtypeStruct) or hasattr(v, "dtype"):
+                specs[t] = jax.ShapeDtypeStruct(tuple(v.shape), v.dtype)
+                continue
+            try:
+                shape = tuple(operator.index(d) for d in v)
+            except TypeError:
+                raise TypeError(
+                    f"warmup: the shape for Tensor {t.name} must be a sequence of ints, a ShapeDtypeStruct or "
+                    f"an array, got {v!r:.80}"
+                ) from None
+            if not t.shape.is_compatible_with(shape):
+                raise ValueError(f"warmup: shape {list(shape)} does not fit Tensor {t.name} of shape {t.shape}")
+            specs[t] = jax.ShapeDtypeStruct(shape, t.dtype.np_dtype)
+        plan, donated, kept, feed_vals = self._plan_specs(fetches, specs)
+        with _dtypes.x64_scope() if plan.x64 else contextlib.nullcontext():
+            if plan.flat is not None:  # what a stateless plan's cache hit calls (Plan.flat)
+                return plan.flat.lower(*feed_vals).compile()
+            with jax.default_device(plan.device) if plan.device is not None else contextlib.nullcontext():
+                return plan.jitted.lower(donated, kept, feed_vals).compile()
+
+    def _plan_specs(self, fetches: Any, feed_dict: Any) -> tuple[Plan, tuple[Any, ...], tuple[Any, ...],
+                                                                   tuple[Any, ...]]:
+        """The plan of ``fetches`` and ``feed_dict`` (built and cached as by ``run``) and the
+        arguments its program takes: (plan, donated state specs, kept state specs, feed
+        values or ``ShapeDtypeStruct``s in the plan's order)."""
         self._check_open()
         graph = self._graph
         fm = Fetches(graph, fetches)
@@ -1101,6 +1173,11 @@ class Session(BaseSession):
                         f"Cannot feed a ShapeDtypeStruct of dtype {v.dtype} for Tensor {t.name} of dtype "
                         f"{t.dtype.name}."
                     )
+                if not t.shape.is_compatible_with(tuple(v.shape)):
+                    raise ValueError(
+                        f"Cannot feed a ShapeDtypeStruct of shape {list(v.shape)} for Tensor {t.name}, which has "
+                        f"shape {t.shape}."
+                    )
                 feed_vals.append(v)
             else:
                 feed_vals.append(feed_value(t, v))
@@ -1112,15 +1189,7 @@ class Session(BaseSession):
         with self._state_lock:
             donated = tuple(self._state_spec(plan, slot) for slot in plan.donated)
             kept = tuple(self._state_spec(plan, slot) for slot in plan.kept)
-        jitted = plan.jitted  # one program for the whole plan, also when it runs as parts
-        try:
-            with _dtypes.x64_scope() if plan.x64 else contextlib.nullcontext():
-                if plan.device is not None:
-                    with jax.default_device(plan.device):
-                        return jitted.lower(donated, kept, tuple(feed_vals))
-                return jitted.lower(donated, kept, tuple(feed_vals))
-        finally:
-            _compile_notice.finish()  # lowered, not compiled: nothing to announce
+        return plan, donated, kept, tuple(feed_vals)
 
     def _state_spec(self, plan: Plan, slot: Any) -> Any:
         v = self._state.get(slot)

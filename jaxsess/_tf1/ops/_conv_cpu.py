@@ -5,9 +5,9 @@ XLA:CPU (jax 0.10) runs a grouped convolution with one channel per group — TF'
 ``[8, 112, 112, 96]`` float32 takes 220–450 ms there, where TF's own kernel takes
 about 7 ms. Written as a sum of ``kh·kw`` shifted element-wise products
 (``out = Σ_ij x[:, i·dh + s·h, j·dw + s·w, :] · w[i, j]``) the same layer is one
-fused loop XLA:CPU runs in 12–25 ms (see ``benchmarks/bench_vs_tf1.py
---depthwise``). The sums are the same products added in another order: results
-equal the direct convolution within a few float32 ulps (1.2e-7 relative on the
+fused loop XLA:CPU runs in 12–25 ms (on an idle 2-core machine; ``benchmarks/bench_convs.py``
+compares them, and TF, interleaved). The sums are the same products added in another
+order: results equal the direct convolution within a few float32 ulps (1.2e-7 relative on the
 layer above).
 
 The choice is made where the backend is known: :func:`depthwise` stages both
@@ -28,7 +28,7 @@ __all__ = ["depthwise", "depthwise_direct", "depthwise_shifted", "use_shifted_de
 
 # The largest kernel (kh·kw taps) written as shifted products on CPU: the products are
 # unrolled, so compile time grows with the taps. Measured on 2 cores (jax 0.10.2, float32,
-# SAME, stride 1; benchmarks/bench_vs_tf1.py --depthwise): [8, 56, 56, 144]
+# SAME, stride 1): [8, 56, 56, 144]
 # 3×3 31× faster than the direct convolution, 5×5 19×, 7×7 15×, 9×9 12×; [8, 14, 14, 576]
 # 3×3 19×, 9×9 21×.
 MAX_SHIFTED_TAPS = 81
@@ -113,7 +113,20 @@ def depthwise_shifted(x: Any, w: Any, strides: tuple[int, int], padding: Any, di
             else:
                 term = jnp.reshape(tap[:, :, None] * wij[None, :, :, None, None], (n, c * m, oh, ow))
             out = term if out is None else out + term
-    return out.astype(x.dtype)
+    return _end_of_loop(out.astype(x.dtype))
+
+
+def _end_of_loop(y: Any) -> Any:
+    """``y`` unchanged, as a value XLA:CPU's library fusions do not take in.
+
+    ``reduce_precision`` to ``y``'s own exponent and mantissa widths is the identity (every
+    value, NaN and infinities included, is already representable), and XLA keeps it. Without
+    it, a consumer's reduction (``reduce_sum`` of the layer) becomes a YNNPACK reduce fusion
+    that swallows the products and materialises each of the ``kh·kw`` shifted slices as its
+    own array: 5–8× slower than the one fused loop.
+    """
+    info = jnp.finfo(y.dtype)
+    return lax.reduce_precision(y, exponent_bits=info.nexp, mantissa_bits=info.nmant)
 
 
 def use_shifted_depthwise(w_shape: tuple[int, ...]) -> bool:

@@ -83,6 +83,7 @@ GRAPH_ORDER = [
     "_builder",  # building ops into the default graph (apply_op, constant, convert_to_tensor)
     "_sparse",  # SparseTensor values and their graph form
     "_attr_json",  # op attributes as JSON
+    "_tf_import",  # a TF node into the graph (the import engine's half of import_graph_def)
     "_graph_def",  # GraphDef in and out
     "_lowering",  # prune, resolve state, the pure function of a run signature
     "_partition",  # the per-device split of a plan

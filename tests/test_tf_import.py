@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tf_engine_lowerings  # noqa: F401 - registers the lowerings these tests use
+from google.protobuf import text_format
 
 import jaxsess as tf
 from jaxsess._core import _tfproto
@@ -58,7 +59,7 @@ def _run_case(case: str, g: tf.Graph | None = None) -> list[Any]:
         return s.run(c["fetches"], {k: _dec(v) for k, v in c["feeds"].items()})  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("case", ["keras_reshape_pack", "tensordot", "range_split"])
+@pytest.mark.parametrize("case", ["keras_reshape_pack", "transformer_block", "tensordot", "range_split"])
 def test_tf_written_graph_computes_tfs_values(case):
     got = _run_case(case)
     c = GOLDENS[case]
@@ -444,3 +445,46 @@ def test_graphs_with_variables_in_functions_compute_tfs_values(case):
         got = [s.run(name, feeds) for name in c["fetches"]]
     for k, (name, v, want) in enumerate(zip(c["fetches"], got, c["values"])):
         _check(v, _dec(want), f"{case}: fetch {k} ({name})")
+
+
+def test_nested_v1_loops_are_rewritten_innermost_first():
+    g = _import("nested_v1")
+    outer = g.get_operation_by_name("outer/while_context/functional_while")
+    lib = outer.get_attr("library")
+    body = lib.get("outer/while_context/body")
+    assert [n.op for n in body.node_def].count("While") == 1  # the inner loop, a node of the outer body
+    c = GOLDENS["nested_v1"]
+    for name, v, want in zip(c["fetches"], _run_case("nested_v1", g), c["values"]):
+        _check(v, _dec(want), f"nested_v1: {name}")
+
+
+_RANDOM_CALL = """
+node { name: "call" op: "StatefulPartitionedCall"
+       attr { key: "f" value { func { name: "noise" } } }
+       attr { key: "Tin" value { list { } } } attr { key: "Tout" value { list { type: DT_FLOAT } } } }
+library { function {
+  signature { name: "noise" output_arg { name: "y" type: DT_FLOAT } is_stateful: true }
+  node_def { name: "shape" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+             attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 1 } } int_val: 3 } } } }
+  node_def { name: "u" op: "RandomUniform" input: "shape:output:0"
+             attr { key: "T" value { type: DT_INT32 } } attr { key: "dtype" value { type: DT_FLOAT } } }
+  ret { key: "y" value: "u:output:0" }
+} }
+versions { producer: 2474 }
+"""
+
+
+def test_random_ops_in_function_bodies_draw_anew_every_run():
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(text_format.Parse(_RANDOM_CALL, tf.GraphDef()), name="")
+    assert g.get_operation_by_name("call").type == "TFRandomNode"  # its body draws: a counter of its own
+    runs = []
+    for _ in range(2):
+        with tf.Session(graph=g) as s:
+            runs.append([s.run("call:0") for _ in range(2)])
+    (a1, a2), (b1, b2) = runs
+    assert a1.shape == (3,) and ((a1 >= 0) & (a1 < 1)).all()
+    assert not np.array_equal(a1, a2) and not np.array_equal(b1, b2)  # each run draws anew
+    # unseeded (TF's seed = seed2 = 0): each session starts elsewhere, as jaxsess's unseeded ops
+    assert not np.array_equal(a1, b1)

@@ -16,6 +16,8 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
 * ``keras_reshape_pack`` — a frozen tf_keras model whose ``Reshape`` layer
   computes its target shape as ``Pack(StridedSlice(Shape(x)), ...)`` for an
   unknown batch dimension;
+* ``transformer_block`` — a frozen tf_keras Transformer block (MultiHeadAttention,
+  LayerNormalization, a gelu feed-forward) for an unknown batch;
 * ``tensordot`` — ``tf.tensordot`` of a placeholder with unknown leading
   dimensions: its ``perm``/shape computed by ``Shape``/``GatherV2``/``Prod``/``ConcatV2``;
 * ``range_split`` — ``Range(0, n)`` with ``n`` from ``Size``, ``Split``, ``SplitV``;
@@ -27,14 +29,16 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
   ``PartitionedCall`` with their ``FunctionDefLibrary`` (``alt``: a second
   run with other feeds: the other branch, an index out of range, no iteration);
 * ``while_v2_grow`` — a v2 loop whose variable changes shape (``shape_invariants``);
-* ``while_v1``/``rnn_v1`` — control flow v1: a ``tf.while_loop`` and a frozen
+* ``while_v1``/``nested_v1``/``rnn_v1`` — control flow v1: a ``tf.while_loop`` (and
+  two nested ones) and a frozen
   ``dynamic_rnn`` (``Switch``, ``Merge``, ``Enter``, ``Exit``,
   ``NextIteration``, ``LoopCond``, ``TensorArray*V3``);
 * ``lstm_v2`` — a frozen tf_keras ``LSTM`` with control flow v2
   (``While`` over ``TensorList*`` ops); ``lstm_v2_vars`` the same not frozen
   (the loop reads its kernels through resource handles; ``init`` first);
 * ``call_stateful`` — a ``tf.function`` that assigns and reads a resource
-  variable (``StatefulPartitionedCall``); fetches run one after another.
+  variable (``StatefulPartitionedCall``), and one that reads it in a
+  ``tf.cond`` (an ``If`` in the body); fetches run one after another.
 """
 
 from __future__ import annotations
@@ -97,6 +101,27 @@ def keras_reshape_pack() -> None:
         y = sess.run(model.output, {model.input: x})
         gd = _freeze(sess, g, [model.output.op.name])
     _save("keras_reshape_pack", gd, {model.input.name: x}, [model.output.name], [y])
+
+
+def transformer_block() -> None:
+    """A frozen tf_keras Transformer block: MultiHeadAttention (einsum, softmax), LayerNormalization,
+    a Dense feed-forward with gelu (Erf), for an unknown batch."""
+    import tf_keras as keras
+
+    g = tf.Graph()
+    with g.as_default():
+        tf.set_random_seed(4)
+        inp = keras.Input((4, 8), name="x")
+        att = keras.layers.MultiHeadAttention(num_heads=2, key_dim=4, name="mha")(inp, inp)
+        h = keras.layers.LayerNormalization(name="ln")(inp + att)
+        ff = keras.layers.Dense(8, activation="gelu", name="ff")(h)
+        out = keras.layers.GlobalAveragePooling1D(name="pool")(h + ff)
+        sess = tf.Session(graph=g)
+        sess.run(tf.global_variables_initializer())
+        x = np.linspace(-1, 1, 2 * 4 * 8, dtype=np.float32).reshape(2, 4, 8)
+        y = sess.run(out, {inp: x})
+        gd = _freeze(sess, g, [out.op.name])
+    _save("transformer_block", gd, {inp.name: x}, [out.name], [y])
 
 
 def tensordot() -> None:
@@ -250,6 +275,27 @@ def while_v1() -> None:
           grad={"x": "x:0", "y": "y:0", "value": _enc(grad)})
 
 
+def nested_v1() -> None:
+    """Nested TF1 loops: for i < n: for j < i + 1: v = v * 0.5 + j."""
+    tf.disable_control_flow_v2()
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [2], name="x")
+        n = tf.placeholder(tf.int32, [], name="n")
+
+        def outer(i: Any, v: Any) -> Any:
+            _, v2 = tf.while_loop(lambda j, u: j < i + 1, lambda j, u: (j + 1, u * 0.5 + tf.cast(j, tf.float32)),
+                                  [tf.constant(0), v], name="inner")
+            return i + 1, v2
+
+        _, y = tf.while_loop(lambda i, v: i < n, outer, [tf.constant(0), x], name="outer")
+        y = tf.identity(y, name="y")
+        feeds = {x: np.array([1.0, -3.0], np.float32), n: np.array(3, np.int32)}
+        with tf.Session() as s:
+            vals = s.run([y], feeds)
+    _save("nested_v1", g.as_graph_def(), {k.name: v for k, v in feeds.items()}, [y.name], vals)
+
+
 def rnn_v1() -> None:
     tf.disable_control_flow_v2()
     g = tf.Graph()
@@ -293,6 +339,7 @@ def lstm_v2() -> None:
 GRADS = {  # case -> (x, y): TF's d sum(y * y) / dx on the case's feeds (goldens' "grad")
     "tensordot": ("a:0", "z:0"),
     "keras_reshape_pack": ("x:0", "flat/Reshape:0"),
+    "transformer_block": ("x:0", "pool/Mean:0"),
     "cond_v2": ("x:0", "cond/Identity:0"),
     "while_v2": ("x:0", "loop/Identity_3:0"),
     "lstm_v2": ("x:0", "lstm/strided_slice_3:0"),
@@ -352,21 +399,29 @@ def call_stateful() -> None:
             v.assign_add(x * 2.0)
             return v.read_value() * 10.0
 
+        @tf2.function
+        def pick(x: Any, p: Any) -> Any:
+            return tf.cond(p, lambda: v.read_value() * x, lambda: v.read_value() - x)
+
         y = tf.identity(step(x), name="y")
+        p = tf.placeholder(tf.bool, [], name="p")
+        z = tf.identity(pick(x, p), name="z")
         init = tf.global_variables_initializer()
         xv = np.array([0.5, -1.0], np.float32)
         with tf.Session() as s:
             s.run(init)
-            vals = [s.run(y, {x: xv}), s.run(y, {x: xv}), s.run(v.read_value())]
+            vals = [s.run(y, {x: xv}), s.run(y, {x: xv}), s.run(v.read_value()), s.run(z, {x: xv, p: True}),
+                    s.run(z, {x: xv, p: True})]
         read = v.read_value().name
-    _save("call_stateful", g.as_graph_def(), {"x:0": xv}, ["y:0", "y:0", read], vals, init=init.name)
+    _save("call_stateful", g.as_graph_def(), {"x:0": xv, "p:0": np.array(True)}, ["y:0", "y:0", read, "z:0", "z:0"],
+          vals, init=init.name)
 
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for case in (keras_reshape_pack, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
+    for case in (keras_reshape_pack, transformer_block, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
                  call_v2,
-                 while_v1, rnn_v1, lstm_v2, lstm_v2_vars, call_stateful):
+                 while_v1, nested_v1, rnn_v1, lstm_v2, lstm_v2_vars, call_stateful):
         case()
     gradients()
     (OUT / "goldens.json").write_text(json.dumps(GOLDENS, indent=1, sort_keys=True) + "\n")

@@ -331,6 +331,60 @@ case("ResizeBilinear_align")(lambda b: raw.ResizeBilinear(images=b.f(1, 3, 4, 2)
 case("ResizeNearestNeighbor", False)(lambda b: raw.ResizeNearestNeighbor(images=b.f(1, 3, 4, 2), size=b.c([6, 8]),
                                                                          half_pixel_centers=True))
 
+# -- linear algebra, spectral, more array and image ops ------------------------------------------
+
+
+def _spd(b: Builder) -> Any:
+    a = b.rng.standard_normal((3, 3))
+    return b.p((a @ a.T + 3 * np.eye(3)).astype(np.float32))
+
+
+case("Cholesky")(lambda b: raw.Cholesky(input=_spd(b)))
+case("MatrixInverse")(lambda b: raw.MatrixInverse(input=_spd(b), adjoint=False))
+case("MatrixDeterminant")(lambda b: raw.MatrixDeterminant(input=_spd(b)))
+case("LogMatrixDeterminant", False)(lambda b: raw.LogMatrixDeterminant(input=_spd(b)))
+case("MatrixSolve")(lambda b: raw.MatrixSolve(matrix=_spd(b), rhs=b.f(3, 2), adjoint=True))
+case("MatrixTriangularSolve")(lambda b: raw.MatrixTriangularSolve(matrix=_spd(b), rhs=b.f(3, 2), lower=True))
+case("SelfAdjointEigV2", False)(lambda b: raw.SelfAdjointEigV2(input=_spd(b), compute_v=False)[0])
+case("Svd_values", False)(lambda b: raw.Svd(input=b.f(4, 3), compute_uv=False)[0])
+case("MatrixDiag")(lambda b: raw.MatrixDiag(diagonal=b.f(2, 3)))
+case("MatrixDiagPart")(lambda b: raw.MatrixDiagPart(input=b.f(2, 3, 3)))
+case("MatrixSetDiag")(lambda b: raw.MatrixSetDiag(input=b.f(2, 3, 3), diagonal=b.f(2, 3)))
+case("Cross")(lambda b: raw.Cross(a=b.f(4, 3), b=b.f(4, 3)))
+case("RFFT", False)(lambda b: raw.RFFT(input=b.f(2, 8), fft_length=b.c([8])))
+case("IRFFT", False)(lambda b: raw.IRFFT(input=raw.RFFT(input=b.f(2, 8), fft_length=b.c([8])), fft_length=b.c([8])))
+case("Roll")(lambda b: raw.Roll(input=b.f(3, 4), shift=b.c([1, -2]), axis=b.c([0, 1])))
+case("Bucketize", False)(lambda b: raw.Bucketize(input=b.f(3, 4), boundaries=[-1.0, 0.0, 0.5]))
+case("SparseToDense", False)(lambda b: raw.SparseToDense(
+    sparse_indices=b.p(np.array([[0, 1], [2, 3]], np.int64)), output_shape=b.c(np.array([3, 4], np.int64)),
+    sparse_values=b.f(2), default_value=b.c(0.5)))
+case("Mod", False)(lambda b: raw.Mod(x=b.f(3, 4, lo=-5.0, hi=5.0), y=b.f(4, lo=0.5, hi=2.0)))
+case("Empty", False)(lambda b: raw.ZerosLike(x=raw.Empty(shape=b.c([2, 3]), dtype=tf.float32, init=True)))
+case("ExtractImagePatches")(lambda b: raw.ExtractImagePatches(images=b.f(1, 5, 5, 2), ksizes=[1, 2, 2, 1],
+                                                               strides=[1, 2, 2, 1], rates=[1, 1, 1, 1],
+                                                               padding="SAME"))
+case("ResizeArea", False)(lambda b: raw.ResizeArea(images=b.f(1, 6, 6, 2), size=b.c([4, 3])))
+case("ResizeBicubic")(lambda b: raw.ResizeBicubic(images=b.f(1, 4, 4, 2), size=b.c([6, 7]), half_pixel_centers=True))
+case("CropAndResize")(lambda b: raw.CropAndResize(
+    image=b.f(2, 6, 6, 2), boxes=b.p(np.array([[0.1, 0.2, 0.8, 0.9], [0.0, 0.0, 1.0, 1.0]], np.float32)),
+    box_ind=b.p(np.array([1, 0], np.int32)), crop_size=b.c([3, 4])))
+case("RGBToHSV", False)(lambda b: raw.RGBToHSV(images=b.f(2, 3, 3, lo=0.0, hi=1.0)))
+case("HSVToRGB", False)(lambda b: raw.HSVToRGB(images=b.f(2, 3, 3, lo=0.0, hi=1.0)))
+case("AdjustContrastv2", False)(lambda b: raw.AdjustContrastv2(images=b.f(1, 3, 3, 2), contrast_factor=b.c(1.5)))
+case("Conv3D")(lambda b: raw.Conv3D(input=b.f(1, 4, 4, 4, 2), filter=b.f(2, 2, 2, 2, 3), strides=[1, 1, 2, 1, 1],
+                                    padding="SAME"))
+case("MaxPool3D")(lambda b: raw.MaxPool3D(input=b.f(1, 4, 4, 4, 2), ksize=[1, 2, 2, 2, 1],
+                                          strides=[1, 2, 2, 2, 1], padding="VALID"))
+case("AvgPool3D")(lambda b: raw.AvgPool3D(input=b.f(1, 4, 4, 4, 2), ksize=[1, 2, 2, 2, 1],
+                                          strides=[1, 2, 2, 2, 1], padding="SAME"))
+case("Unique", False)(lambda b: raw.Unique(x=b.c([3, 1, 3, 2, 1]), out_idx=tf.int32))
+case("StridedSliceGrad", False)(lambda b: raw.StridedSliceGrad(
+    shape=b.c([4, 5]), begin=b.c([1, 0]), end=b.c([3, 5]), strides=b.c([1, 2]), dy=b.f(2, 3)))
+case("DepthwiseConv2dNativeBackpropFilter_stride1", False)(lambda b: raw.DepthwiseConv2dNativeBackpropFilter(
+    input=b.f(1, 5, 5, 2), filter_sizes=b.c([3, 3, 2, 1]), out_backprop=b.f(1, 5, 5, 2), strides=[1, 1, 1, 1],
+    padding="SAME"))
+
+
 # -- random (seeded: TF's Philox numbers) ------------------------------------------------------
 
 case("RandomUniform", False)(lambda b: raw.RandomUniform(shape=b.c([3, 4]), dtype=tf.float32, seed=7, seed2=3))
@@ -378,6 +432,53 @@ for _o in ("apply_gradient_descent", "apply_momentum", "apply_adagrad", "apply_a
     _tf_name = "".join(p.capitalize() for p in _o.split("_")).replace("RmsProp", "RMSProp")
     CASES[_tf_name] = _opt(_o, False)
     CASES["Resource" + _tf_name] = _opt(_o, True)
+
+
+
+
+@case("AssignAddVariableOp", False)
+def _assign_add_variable(b: Builder) -> Any:
+    v = b.var(b.rng.standard_normal((3,)), True)
+    from tensorflow.python.ops import gen_resource_variable_ops as rv
+
+    return rv.assign_add_variable_op(v.handle, b.f(3))
+
+
+@case("AssignSubVariableOp", False)
+def _assign_sub_variable(b: Builder) -> Any:
+    v = b.var(b.rng.standard_normal((3,)), True)
+    from tensorflow.python.ops import gen_resource_variable_ops as rv
+
+    return rv.assign_sub_variable_op(v.handle, b.f(3))
+
+
+@case("ResourceGather", False)
+def _resource_gather(b: Builder) -> Any:
+    v = b.var(b.rng.standard_normal((5, 2)), True)
+    from tensorflow.python.ops import gen_resource_variable_ops as rv
+
+    return rv.resource_gather(v.handle, b.p(np.array([[4, 0], [2, 2]], np.int32)), dtype=tf.float32)
+
+
+case("FakeQuantWithMinMaxArgs")(lambda b: raw.FakeQuantWithMinMaxArgs(inputs=b.f(3, 4, lo=-8.0, hi=8.0), min=-5.5,
+                                                                      max=6.3, num_bits=8))
+case("FakeQuantWithMinMaxArgs_narrow")(lambda b: raw.FakeQuantWithMinMaxArgs(inputs=b.f(3, 4, lo=-2.0, hi=2.0), min=-1.0,
+                                                                             max=1.7, num_bits=4, narrow_range=True))
+case("FakeQuantWithMinMaxVars", False)(lambda b: raw.FakeQuantWithMinMaxVars(inputs=b.f(3, 4, lo=-3.0, hi=3.0),
+                                                                              min=b.c(-2.2), max=b.c(1.9)))
+
+
+def _boxes(b: Builder) -> Any:
+    lo = b.rng.uniform(0, 0.6, (8, 2))
+    return b.p(np.concatenate([lo, lo + b.rng.uniform(0.2, 0.4, (8, 2))], 1).astype(np.float32))
+
+
+case("NonMaxSuppressionV4", False)(lambda b: raw.NonMaxSuppressionV4(
+    boxes=_boxes(b), scores=b.f(8, lo=0.0, hi=1.0), max_output_size=b.c(5), iou_threshold=b.c(0.3),
+    score_threshold=b.c(0.1), pad_to_max_output_size=True))
+case("NonMaxSuppressionV5", False)(lambda b: raw.NonMaxSuppressionV5(
+    boxes=_boxes(b), scores=b.f(8, lo=0.0, hi=1.0), max_output_size=b.c(6), iou_threshold=b.c(0.4),
+    score_threshold=b.c(0.0), soft_nms_sigma=b.c(0.0), pad_to_max_output_size=True))
 
 
 # -- recording ------------------------------------------------------------------------------------

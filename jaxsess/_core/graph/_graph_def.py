@@ -82,26 +82,16 @@ from jaxsess._core.graph._host import note_op
 from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs, tf_op_def, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._core.graph._tf_frames import functionalize, has_v1_control_flow
-from jaxsess._core.graph._tf_function import CALL_OPS as CALL_OPS  # registers the function-call ops
-from jaxsess._core.graph._tf_lists import LIST_OPS as LIST_OPS  # registers TensorArray/TensorList ops
-from jaxsess._core.graph._tf_node import (
-    TF_NODE,
-    FunctionLibrary,
-    NotFoldable,
-    TFFunction,
-    arg_counts,
-    arg_dtypes,
-    decode_attrs,
-    fold,
-    infer_specs,
-    is_tf_node,
-    node_kind,
-    random_seeds,
-    static_input_error,
-    static_positions,
-    static_shape,
+from jaxsess._core.graph._tf_import import (
+    TF_NODE_ATTR as TF_NODE_ATTR,
+    VARIABLE_QUERIES,
+    export_tf_node,
+    import_is_initialized,
+    import_tf_node,
+    reads_through_table,
 )
-from jaxsess._core.graph._tf_opset import TF_LOWERINGS, tf_op_def as tf_opset_def
+from jaxsess._core.graph._tf_lists import LIST_OPS as LIST_OPS  # registers TensorArray/TensorList ops
+from jaxsess._core.graph._tf_node import FunctionLibrary, is_tf_node
 
 if TYPE_CHECKING:
     from tensorboard.compat.proto import graph_pb2, node_def_pb2
@@ -224,9 +214,6 @@ def _same(a: Any, b: Any) -> bool:
 PRIVATE_ATTRS = "_jaxsess_attrs"
 """The private attribute holding a node's exact jaxsess attributes (JSON) where TF's attrs cannot."""
 _OUTPUT_SHAPES = "_output_shapes"
-TF_NODE_ATTR = "_jaxsess_tf_node"
-"""The private attribute marking, in a GraphDef jaxsess wrote, a node imported through TF's op-set
-table: import reads it through the table again."""
 
 
 def _input_name(t: Tensor) -> str:
@@ -273,7 +260,7 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
     libraries: list[FunctionLibrary] = []
     for op in ops:
         if is_tf_node(op):
-            _export_tf_node(gd, op, add_shapes)
+            export_tf_node(gd, op, add_shapes)
             lib = op.attrs.get("library")
             if lib is not None and all(lib is not x for x in libraries):
                 libraries.append(lib)
@@ -290,28 +277,12 @@ def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes
     return gd
 
 
-def _export_tf_node(gd: Any, op: Operation, add_shapes: bool) -> None:
-    """A generic TF node written back as TF's node: its TF op type and attributes as imported."""
-    node = gd.node.add(name=op.name, op=op.attrs["tf_op"], device=op.device)
-    node.input.extend(_input_name(t) for t in op.inputs)
-    node.input.extend("^" + c.name for c in op.control_inputs)
-    saved = _tfproto.NodeDef.FromString(op.attrs["node_def"])
-    for k, av in saved.attr.items():
-        if k != _OUTPUT_SHAPES:
-            node.attr[k].CopyFrom(av)
-    node.attr[TF_NODE_ATTR].b = True
-    if add_shapes and op.outputs:
-        shapes = node.attr[_OUTPUT_SHAPES].list.shape
-        for t in op.outputs:
-            shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
-
-
 def op_to_node_def(op: Operation) -> node_def_pb2.NodeDef:
     """The ``NodeDef`` of ``op`` as :func:`graph_to_graph_def` writes it, without
     ``_output_shapes`` and jaxsess's private attributes (``str(op)``, as TF)."""
     gd = _tfproto.GraphDef()
     if is_tf_node(op):
-        _export_tf_node(gd, op, False)
+        export_tf_node(gd, op, False)
     else:
         _export_op(gd, op.graph, op, {o.name for o in op.graph.get_operations()}, {op.name: op}, False)
     node = gd.node[len(gd.node) - 1]
@@ -517,9 +488,19 @@ def import_graph_def(
 ) -> list[Any] | None:
     """Adds the nodes of ``graph_def`` to the default graph, as ``tf.compat.v1.import_graph_def``.
 
-    Reads graph defs written by TF (a frozen model: ``Const`` nodes with
-    ``TensorProto`` values) and by jaxsess; each node's op type is looked up
-    in the registry by its TF name, TF's attributes become the op's.
+    Reads graph defs written by TF (frozen models, training graphs,
+    function libraries, TF1's control-flow frames) and by jaxsess
+    (``docs/tf-import.md``). TF1's frames (``Switch``/``Merge``/``Enter``/
+    ``Exit``/``NextIteration``/``LoopCond``) are first rewritten as control
+    flow v2 (``graph/_tf_frames``). In a GraphDef TF wrote
+    (``versions.producer`` is not jaxsess's), a node whose op type has a
+    lowering in TF's op-set table becomes a generic TF node
+    (``graph/_tf_import``: TF's attributes with the ``OpDef``'s defaults,
+    static inputs folded on the host as Grappler would), except graph
+    structure (constants, placeholders, variables, their reads and
+    assigns); other nodes, and every node of jaxsess's own files, are looked
+    up in the registry by their TF name and their TF attributes become the
+    op's.
 
     Args:
       graph_def: a ``GraphDef`` (:meth:`Graph.as_graph_def`, or parsed from a
@@ -538,8 +519,11 @@ def import_graph_def(
 
     Raises:
       ValueError: an op type that jaxsess does not know, a malformed node or
-        attribute, inputs that do not fit the op, an ``input_map`` key or
-        ``return_elements`` name not in the graph def (the message names
+        attribute, an attribute TF's ``OpDef`` does not list or a required
+        one missing, inputs that do not fit the op (count, dtype), a static
+        input that depends on a fed value, a function the library lacks, a
+        v1 frame or cond of a shape TF does not write, an ``input_map`` key
+        or ``return_elements`` name not in the graph def (the message names
         the node and its op type).
       TypeError: ``graph_def`` is not a ``GraphDef``, or an ``input_map``
         value is not a ``Tensor``.
@@ -592,11 +576,10 @@ def import_graph_def(
                 helpers[node.name] = node.attr[_HELPER_ATTR].s.decode("utf-8", "replace")
                 continue
             try:
-                if node.op in _VARIABLE_QUERIES and PRIVATE_ATTRS not in node.attr and _VARIABLE_QUERY in REGISTRY:
-                    op = _import_is_initialized(graph, node, prefix, decoder, mapped, used_map)
-                elif ((use_table and PRIVATE_ATTRS not in node.attr and not _structural(node.op))
-                      or TF_NODE_ATTR in node.attr) and node.op in TF_LOWERINGS:
-                    op = _import_tf_node(graph, node, prefix, decoder, mapped, used_map, library, folded)
+                if node.op in VARIABLE_QUERIES and PRIVATE_ATTRS not in node.attr:
+                    op = import_is_initialized(graph, node, prefix, decoder, mapped, used_map)
+                elif reads_through_table(node, use_table, PRIVATE_ATTRS):
+                    op = import_tf_node(graph, node, prefix, decoder, mapped, used_map, library, folded)
                 else:
                     op = _import_node(graph, node, prefix, decoder, mapped, used_map)
             except ValueError as e:
@@ -666,154 +649,6 @@ def _topological(graph_def: Any) -> list[Any]:
             state[dep.name] = 1
             stack.append((dep, 0))
     return order
-
-
-STRUCTURAL_TF_OPS = frozenset({
-    "Const", "Placeholder", "PlaceholderV2", "PlaceholderWithDefault", "Identity", "NoOp", "VariableV2", "Variable",
-    "VarHandleOp", "ReadVariableOp", "Assign", "AssignVariableOp", "AssignAdd", "AssignSub",
-})
-"""TF op types import always reads with jaxsess's registry (graph structure: constants, feeds,
-variables and their reads and assigns, which the session's variable machinery owns), even when
-TF's op-set table has a lowering for them."""
-
-
-_VARIABLE_QUERIES = frozenset({"VarIsInitializedOp", "IsVariableInitialized"})
-_VARIABLE_QUERY = "IsVariableInitialized"  # the registry's host op asking the session
-
-
-def _import_is_initialized(graph: Graph, node: Any, prefix: str, decoder: _Decoder, mapped: dict[str, Tensor],
-                           used_map: set[str]) -> Operation:
-    """TF's ``VarIsInitializedOp(resource)``/``IsVariableInitialized(ref)``: the session's answer for the
-    variable (the registry's host op ``IsVariableInitialized``)."""
-    inputs, controls = _node_inputs(node, decoder, mapped, used_map)
-    if len(inputs) != 1 or inputs[0].op.type != "VariableV2":
-        raise ValueError("its one input must be a variable (VariableV2/VarHandleOp)")
-    op_def = REGISTRY[_VARIABLE_QUERY]
-    attrs = {"variables": (inputs[0].op,)}
-    specs = infer_output_specs(op_def, [], attrs)
-    op = graph._create_op(op_def, [], attrs, prefix + node.name + "/", specs, controls)
-    note_op(graph, op)
-    return op
-
-
-def _structural(op_type: str) -> bool:
-    return op_type in STRUCTURAL_TF_OPS and tf_type_to_op(op_type) is not None
-
-
-def _node_inputs(node: Any, decoder: _Decoder, mapped: dict[str, Tensor], used_map: set[str]
-                 ) -> tuple[list[Tensor], list[Operation]]:
-    inputs: list[Tensor] = []
-    controls: list[Operation] = []
-    for s in node.input:
-        if s.startswith("^"):
-            controls.append(decoder.op(s[1:]))
-            continue
-        if controls:
-            raise ValueError("control inputs ('^name') must come after the data inputs")
-        key = _tensor_key(s)
-        if key in mapped:
-            used_map.add(key)
-        inputs.append(decoder.tensor(key))
-    return inputs, controls
-
-
-def _import_tf_node(
-    graph: Graph,
-    node: Any,
-    prefix: str,
-    decoder: _Decoder,
-    mapped: dict[str, Tensor],
-    used_map: set[str],
-    library: FunctionLibrary | None,
-    folded: dict[Tensor, np.ndarray],
-) -> Operation:
-    """A node of TF's op set, imported as a generic TF node (``graph/_tf_node``)."""
-    name, op_type = node.name, node.op
-    if not _VALID_OP_NAME.match(name):
-        raise ValueError(f"invalid node name {name!r:.80}")
-    op_def = tf_opset_def(op_type)
-    lw = TF_LOWERINGS[op_type]
-    assert op_def is not None
-    attrs = decode_attrs(op_type, node.attr, op_def)
-    inputs, controls = _node_inputs(node, decoder, mapped, used_map)
-    try:
-        counts = arg_counts(op_def.input_arg, attrs)
-        in_types = arg_dtypes(op_def.input_arg, attrs)
-        out_types = arg_dtypes(op_def.output_arg, attrs)
-    except (KeyError, TypeError, ValueError) as e:
-        raise ValueError(f"its attributes do not give TF's input/output counts: {type(e).__name__}: {e}") from None
-    if len(inputs) != sum(counts):
-        listed = ", ".join(f"{a.name}" + (f" ({n})" if n != 1 else "") for a, n in zip(op_def.input_arg, counts))
-        raise ValueError(f"TF's OpDef gives it {sum(counts)} data input(s) ({listed}); the node has {len(inputs)}")
-    var_refs: list[int] = []
-    for i, (t, (dt, is_ref)) in enumerate(zip(inputs, in_types)):
-        if is_ref or dt == "resource":
-            if t.op.type == "VariableV2":
-                if lw.stateful:
-                    var_refs.append(i)
-                continue
-            if lw.stateful and is_ref:
-                raise ValueError(f"input {i} ('{t.name}') is a ref input: it must be a variable (VariableV2), "
-                                 f"got op '{t.op.type}'")
-            continue  # a resource that is not a variable (a TensorArray's handle): passed as its value
-        if isinstance(dt, _dtypes.DType) and t.dtype != dt:
-            raise ValueError(f"input {i} ('{t.name}') has dtype {t.dtype.name}; TF's OpDef wants {dt.name}")
-    statics: dict[int, np.ndarray] = {}
-    for i in static_positions(lw, len(inputs)):
-        try:
-            statics[i] = fold(inputs[i], static_shape, folded)
-        except NotFoldable as e:
-            if not e.needs_shapes:
-                raise ValueError(static_input_error(name, op_type, i, inputs[i], e).split(": ", 1)[1]) from None
-    for k, v in attrs.items():
-        for f in v if isinstance(v, tuple) and not isinstance(v, TFFunction) else (v,):
-            if isinstance(f, TFFunction) and (library is None or f.name not in library.functions):
-                raise ValueError(f"attribute '{k}' names function '{f.name}', which is not in the GraphDef's "
-                                 "function library")
-    kind = node_kind(lw, attrs)
-    saved = _tfproto.NodeDef()
-    for k, av in node.attr.items():
-        saved.attr[k].CopyFrom(av)
-    var_writes = tuple(dict.fromkeys(inputs[i].op for i in var_refs)) if kind != TF_NODE else ()
-    op_attrs: dict[str, Any] = {
-        "tf_op": op_type,
-        "tf_attrs": attrs,
-        "node_def": saved.SerializeToString(deterministic=True),
-        "static_values": statics,
-        "var_refs": tuple(var_refs),
-        "var_writes": var_writes,
-        "out_dtypes": tuple(dt for dt, _ in out_types),
-        "library": library,
-    }
-    if "seed" in attrs and "seed2" in attrs and kind != TF_NODE:
-        op_attrs.update(random_seeds(attrs))
-    try:
-        specs = infer_specs(kind, prefix + name, inputs, op_attrs)
-    except Exception as e:  # a shape error: the node does not fit its inputs
-        if not all(t.shape.is_fully_defined() for t in inputs):
-            specs = None  # unknown dims that inference could not reason about: known when the plan is traced
-        else:
-            msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise ValueError(f"its inputs and attributes do not fit the op: {type(e).__name__}: {msg}") from None
-    if specs is None:  # a static input known only when the plan is traced
-        specs = [(TensorShape(None), dt if isinstance(dt, _dtypes.DType) else _dtypes.float32) for dt, _ in out_types]
-    else:
-        specs = [(s, dt if isinstance(dt, _dtypes.DType) else d) for (s, d), (dt, _) in zip(specs, out_types)]
-    if _OUTPUT_SHAPES in node.attr:
-        recorded = node.attr[_OUTPUT_SHAPES].list.shape
-        if len(recorded) == len(specs):
-            refined = []
-            for j, (rec, (shape, dtype)) in enumerate(zip(recorded, specs)):
-                want = TensorShape(_tfproto.proto_to_dims(rec))
-                if not want.is_compatible_with(shape):
-                    raise ValueError(f"output {j} is recorded with shape {want} but the op gives {shape}")
-                refined.append((shape.merge_with(want), dtype))
-            specs = refined
-    ctx = graph.device(node.device) if node.device else contextlib.nullcontext()
-    with ctx:
-        op = graph._create_op(REGISTRY[kind], inputs, op_attrs, prefix + name + "/", specs, controls)
-    note_op(graph, op)
-    return op
 
 
 def _import_node(

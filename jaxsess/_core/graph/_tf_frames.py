@@ -24,7 +24,8 @@ the result like any TF 2.x graph (``graph/_tf_function``):
   that compute the ``NextIteration`` inputs the ``body`` function (added to
   the library, named ``<frame>/cond``, ``<frame>/body``); each ``Exit``
   becomes an ``Identity`` of the ``While``'s output, under its own name.
-  Nested frames are refused (naming the frame) for now.
+  Nested frames are rewritten innermost first (the inner ``While`` is then
+  a node of the outer frame's body).
 * **TensorArrays** (``TensorArray*V3``, as ``dynamic_rnn`` writes them) carry
   their contents in their flow (``graph/_tf_lists``): in a loop the flow is a
   loop variable like any other.
@@ -158,13 +159,48 @@ def _side(by_name: dict[str, Any], switches: dict[str, Any], ref: str) -> tuple[
 # -- while loops --------------------------------------------------------------------------
 
 
+def _frame_of(n: Any) -> str:
+    return str(n.attr["frame_name"].s.decode("utf-8", "replace"))
+
+
 def _rewrite_loops(gd: Any) -> None:
-    frames: dict[str, list[Any]] = {}
-    for n in gd.node:
-        if n.op in ("Enter", "RefEnter"):
-            frames.setdefault(n.attr["frame_name"].s.decode("utf-8", "replace"), []).append(n)
-    for frame, enters in frames.items():
-        _rewrite_frame(gd, frame, enters)
+    """Rewrites the frames innermost first: a frame whose nodes hold no other frame's ``Enter``
+    becomes a ``While`` node, which its outer frame then holds as an ordinary node."""
+    while True:
+        frames: dict[str, list[Any]] = {}
+        for n in gd.node:
+            if n.op in ("Enter", "RefEnter"):
+                frames.setdefault(_frame_of(n), []).append(n)
+        if not frames:
+            return
+        by_name = {n.name: n for n in gd.node}
+        users = _consumers(gd)
+        innermost = None
+        for frame, enters in frames.items():
+            inside = _frame_nodes(enters, by_name, users)
+            if all(_frame_of(n) == frame for n in inside.values() if n.op in ("Enter", "RefEnter")):
+                innermost = frame
+                break
+        if innermost is None:
+            raise ValueError(f"Invalid graph def: TF1 while frames {sorted(frames)} nest in each other in a way "
+                             "jaxsess cannot order")
+        _rewrite_frame(gd, innermost, frames[innermost])
+
+
+def _frame_nodes(enters: list[Any], by_name: dict[str, Any], users: dict[str, list[Any]]) -> dict[str, Any]:
+    """The frame of ``enters``: what they reach, up to (and with) the ``Exit`` nodes."""
+    inside: dict[str, Any] = {}
+    todo = [e.name for e in enters]
+    while todo:
+        name = todo.pop()
+        if name in inside:
+            continue
+        node = by_name[name]
+        inside[name] = node
+        if node.op in ("Exit", "RefExit"):
+            continue
+        todo.extend(u.name for u in users.get(name, ()))
+    return inside
 
 
 def _consumers(gd: Any) -> dict[str, list[Any]]:
@@ -178,20 +214,7 @@ def _consumers(gd: Any) -> dict[str, list[Any]]:
 def _rewrite_frame(gd: Any, frame: str, enters: list[Any]) -> None:
     by_name = {n.name: n for n in gd.node}
     users = _consumers(gd)
-    # The frame: what the Enters reach, up to (and with) the Exits.
-    inside: dict[str, Any] = {}
-    todo = [e.name for e in enters]
-    while todo:
-        name = todo.pop()
-        if name in inside:
-            continue
-        node = by_name[name]
-        inside[name] = node
-        if node.op in ("Enter", "RefEnter") and node.attr["frame_name"].s.decode("utf-8", "replace") != frame:
-            raise _err(node, f"a while loop nested in frame '{frame}': nested TF1 loops are not supported yet")
-        if node.op in ("Exit", "RefExit"):
-            continue
-        todo.extend(u.name for u in users.get(name, ()))
+    inside = _frame_nodes(enters, by_name, users)
     loop_conds = [n for n in inside.values() if n.op == "LoopCond"]
     if len(loop_conds) != 1:
         raise ValueError(f"Invalid graph def: TF1 while frame '{frame}' has {len(loop_conds)} LoopCond nodes; "

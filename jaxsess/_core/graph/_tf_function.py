@@ -63,7 +63,7 @@ from jaxsess._core.graph._tf_node import (
 )
 from jaxsess._core.graph._tf_opset import TF_LOWERINGS, register_tf_lowering, tf_op_def
 
-__all__ = ["function_of", "output_deps", "CALL_OPS"]
+__all__ = ["function_of", "output_deps", "calls_random", "CALL_OPS"]
 
 CALL_OPS = frozenset({"PartitionedCall", "StatefulPartitionedCall", "If", "StatelessIf", "Case", "StatelessCase",
                       "While", "StatelessWhile"})
@@ -176,6 +176,39 @@ def _needed_nodes(fdef: Any, refs: Sequence[str]) -> set[str]:
         seen.add(name)
         todo.extend(i.split(":")[0] for i in by_name[name].input if not i.startswith("^"))
     return seen
+
+
+def calls_random(attrs: Mapping[str, Any], library: FunctionLibrary) -> bool:
+    """Whether a node with these attributes calls, directly or not, a library function holding a
+    stateful random op (a stateful lowering with ``seed``/``seed2`` attributes)."""
+    todo = [f.name for v in attrs.values() for f in (v if isinstance(v, tuple) and not isinstance(v, TFFunction)
+                                                      else (v,)) if isinstance(f, TFFunction)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in library.functions:
+            continue
+        seen.add(name)
+        hit = library.cache.get(("random", name))
+        if hit is None:
+            hit = False
+            for n in library.functions[name].node_def:
+                lw = TF_LOWERINGS.get(n.op)
+                op_def = tf_op_def(n.op)
+                if lw is not None and lw.stateful and op_def is not None and {"seed", "seed2"} <= {
+                        a.name for a in op_def.attr}:
+                    hit = True
+                if n.op in library.functions:
+                    todo.append(n.op)
+                for av in n.attr.values():
+                    if av.WhichOneof("value") == "func":
+                        todo.append(av.func.name)
+                    elif av.WhichOneof("value") == "list":
+                        todo.extend(f.name for f in av.list.func)
+            library.cache[("random", name)] = hit
+        if hit:
+            return True
+    return False
 
 
 def output_deps(library: FunctionLibrary, fname: str) -> list[frozenset[int]]:
@@ -501,7 +534,7 @@ def _branch(ctx: Any, f: TFFunction, types: Sequence[Any]) -> Callable[[tuple[An
 
 @register_tf_lowering("If", "StatelessIf")
 def _if(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
-    cond, args = inputs[0], tuple(_device_value(a) for a in inputs[1:])
+    cond, args = inputs[0], tuple(_branch_value(ctx, a) for a in inputs[1:])
     pred = _truthy(ctx, cond)
     types = attrs["Tout"]
     then_fn, else_fn = _branch(ctx, attrs["then_branch"], types), _branch(ctx, attrs["else_branch"], types)
@@ -512,7 +545,7 @@ def _if(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[A
 
 @register_tf_lowering("Case", "StatelessCase")
 def _case(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
-    index, args = inputs[0], tuple(_device_value(a) for a in inputs[1:])
+    index, args = inputs[0], tuple(_branch_value(ctx, a) for a in inputs[1:])
     types = attrs["Tout"]
     fns = [_branch(ctx, f, types) for f in attrs["branches"]]
     n = len(fns)
@@ -523,6 +556,11 @@ def _case(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence
         return fns[k if 0 <= k < n else n - 1](args)
     sel = jnp.where((index < 0) | (index >= n), n - 1, index)  # TF: out of range runs the last branch
     return lax.switch(sel, fns, args)  # type: ignore[no-any-return]
+
+
+def _branch_value(ctx: Any, v: Any) -> Any:
+    """A branch operand: a variable handed to ``If``/``Case`` is read at the branch's start."""
+    return ctx.read_variable(v) if isinstance(v, VarRef) else _device_value(v)
 
 
 def _device_value(v: Any) -> Any:

@@ -656,19 +656,37 @@ def infer_specs(kind: str, name: str, inputs: Sequence[Tensor], attrs: dict[str,
         else:
             shape = tuple(dims)
         args.append(jax.ShapeDtypeStruct(shape, t.dtype.np_dtype))
+    n_out = len(attrs["out_dtypes"])
+
+    def trace(arg_specs: list[Any]) -> list[Any]:
+        if kind == TF_NODE:
+            out = jax.eval_shape(lambda *xs: _tf_node_impl(*xs, **probe), *arg_specs)
+        else:
+            out = jax.eval_shape(lambda *xs: _tf_node_impl(None, *xs, **probe), *arg_specs)
+        return [out] if n_out == 1 else list(out)
+
     with _dtypes.x64_scope() if wide else _nullcontext():
         try:
-            if kind == TF_NODE:
-                out = jax.eval_shape(lambda *xs: _tf_node_impl(*xs, **probe), *args)
-            else:
-                out = jax.eval_shape(lambda *xs: _tf_node_impl(None, *xs, **probe), *args)
+            leaves = trace(args)
+            res = [(TensorShape([d if isinstance(d, int) else None for d in v.shape]), _dtypes.as_dtype(v.dtype))
+                   for v in leaves]
         except Exception:
             if known:
                 raise
-            return None  # unknown dims the lowering cannot trace symbolically: known at the plan's trace
-    leaves = [out] if len(attrs["out_dtypes"]) == 1 else list(out)
-    res = [(TensorShape([d if isinstance(d, int) else None for d in v.shape]), _dtypes.as_dtype(v.dtype))
-           for v in leaves]
+            # Unknown dims that do not trace symbolically (Reshape's -1 over them): two concrete
+            # trials, the dims they agree on are known (as the registry's inference).
+            trials = []
+            for fill in (5, 7):
+                try:
+                    trials.append(trace([jax.ShapeDtypeStruct(tuple(fill if d is None else d for d in t.shape.as_list()),
+                                                              t.dtype.np_dtype) for t in inputs]))
+                except Exception:  # noqa: BLE001 - known only when the plan is traced
+                    return None
+            res = []
+            for a, b in zip(*trials):
+                same_rank = len(a.shape) == len(b.shape)
+                res.append((TensorShape([x if x == y else None for x, y in zip(a.shape, b.shape)]) if same_rank
+                            else TensorShape(None), _dtypes.as_dtype(a.dtype)))
     if key is not None:
         if len(_INFER_CACHE) > 100_000:
             _INFER_CACHE.clear()

@@ -12,6 +12,7 @@ from jaxsess._tf1.tf_opset import (
     elementwise as elementwise,
     export as export,
     image as image,
+    linalg as linalg,
     math as math,
     nn as nn,
     random as random,

@@ -423,3 +423,50 @@ def _batch_to_space(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -
 @lowering("ReverseSequence")
 def _reverse_sequence(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("ReverseSequence")(inputs[0], inputs[1], seq_axis=attrs["seq_dim"], batch_axis=attrs["batch_dim"])
+
+
+@lowering("Roll", static_inputs=(1, 2))
+def _roll(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    x = inputs[0]
+    shift = host_ints(ctx, inputs[1], "shift")
+    ax = axes(ctx, inputs[2], np.ndim(x))
+    if len(shift) != len(ax):
+        raise node_error(ctx, f"shift {list(shift)} and axis {list(ax)} must have the same length")
+    return jnp.roll(x, shift, ax)
+
+
+@lowering("Bucketize")
+def _bucketize(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return impl("Bucketize")(jnp.asarray(inputs[0]), boundaries=tuple(attrs["boundaries"]))
+
+
+@lowering("SparseToDense", static_inputs=(1,))
+def _sparse_to_dense(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    indices, shape, values, default = inputs
+    return impl("SparseToDense")(jnp.asarray(indices), jnp.asarray(values), jnp.asarray(default),
+                                 shape=host_ints(ctx, shape, "output_shape"),
+                                 validate_indices=attrs["validate_indices"])
+
+
+@lowering("Unique", static_inputs=(0,), multi=True)
+def _unique(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """``y`` (the distinct values in order of first appearance) and ``idx``; their size depends on
+    the values, so ``x`` must be a host value."""
+    x = np.asarray(inputs[0])
+    _, first, inverse = np.unique(x, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    return x[np.sort(first)], rank[inverse.reshape(-1)].astype(np_dtype(attrs["out_idx"]))
+
+
+@lowering("Empty", static_inputs=(0,))
+def _empty(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return jnp.zeros(host_ints(ctx, inputs[0], "shape"), np_dtype(attrs["dtype"]))
+
+
+@lowering("ExtractImagePatches")
+def _extract_patches(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    k, s, r = (tuple(attrs[a]) for a in ("ksizes", "strides", "rates"))
+    return impl("ExtractImagePatches")(inputs[0], ksizes=k[1:3], strides=s[1:3], rates=r[1:3],
+                                       padding=attrs["padding"])

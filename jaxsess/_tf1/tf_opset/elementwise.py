@@ -75,6 +75,13 @@ def _div(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("RealDiv")(x, y)
 
 
+@lowering("Mod")
+def _mod(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """TF's ``Mod``: the remainder with the sign of ``x`` (C's ``%``, ``fmod`` for floats)."""
+    x, y = jnp.broadcast_arrays(inputs[0], inputs[1])
+    return impl("TruncateMod")(x, y) if jnp.issubdtype(x.dtype, jnp.integer) else jnp.fmod(x, y)
+
+
 @lowering("LeakyRelu")
 def _leaky_relu(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("LeakyRelu")(inputs[0], alpha=attrs["alpha"])

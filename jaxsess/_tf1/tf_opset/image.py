@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxsess._tf1.tf_opset._common import host_ints, impl, lowering, node_error
+from jaxsess._tf1.tf_opset._common import host_ints, impl, lowering, node_error, np_dtype
 
 __all__: list[str] = []
 
@@ -29,12 +29,57 @@ for _t in ("ResizeBilinear", "ResizeNearestNeighbor", "ResizeBicubic"):
     lowering(_t, static_inputs=(1,))(_resize)
 
 
-@lowering("ResizeBilinearGrad")
-def _resize_bilinear_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    """The gradient of ``ResizeBilinear`` with respect to ``original_image``: its transpose."""
-    grads, original = inputs
-    size = tuple(int(d) for d in np.shape(grads)[1:3])
-    x0 = jnp.zeros(np.shape(original), jnp.result_type(grads))
-    _, vjp = jax.vjp(lambda x: impl("ResizeBilinear")(x, size=size, align_corners=attrs["align_corners"],
-                                                      half_pixel_centers=attrs["half_pixel_centers"]), x0)
-    return vjp(jnp.asarray(grads))[0].astype(jnp.result_type(original))
+for _t in ("ResizeBilinear", "ResizeBicubic"):
+    def _resize_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any], _t: str = _t) -> Any:
+        """The gradient of the resize with respect to ``original_image``: its transpose."""
+        grads, original = inputs
+        size = tuple(int(d) for d in np.shape(grads)[1:3])
+        x0 = jnp.zeros(np.shape(original), jnp.result_type(grads))
+        _, vjp = jax.vjp(lambda x: impl(_t)(x, size=size, align_corners=attrs["align_corners"],
+                                            half_pixel_centers=attrs["half_pixel_centers"]), x0)
+        return vjp(jnp.asarray(grads))[0].astype(jnp.result_type(original))
+    lowering(_t + "Grad")(_resize_grad)
+
+
+@lowering("CropAndResizeGradImage", static_inputs=(3,))
+def _crop_and_resize_grad_image(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    grads, boxes, box_ind, image_size = inputs
+    x0 = jnp.zeros(host_ints(ctx, image_size, "image_size"), np_dtype(attrs["T"]))
+    crop = tuple(int(d) for d in np.shape(grads)[1:3])
+    _, vjp = jax.vjp(lambda x: impl("CropAndResize")(x, jnp.asarray(boxes), jnp.asarray(box_ind), crop_size=crop,
+                                                     method=attrs["method"], extrapolation_value=0.0), x0)
+    return vjp(jnp.asarray(grads).astype(x0.dtype))[0]
+
+
+@lowering("ResizeArea", static_inputs=(1,))
+def _resize_area(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return impl("ResizeArea")(inputs[0], size=host_ints(ctx, inputs[1], "size"), align_corners=attrs["align_corners"])
+
+
+@lowering("CropAndResize", static_inputs=(3,))
+def _crop_and_resize(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    image, boxes, box_ind, size = inputs
+    hw = host_ints(ctx, size, "crop_size")
+    return impl("CropAndResize")(jnp.asarray(image), jnp.asarray(boxes), jnp.asarray(box_ind), crop_size=hw,
+                                 method=attrs["method"], extrapolation_value=attrs["extrapolation_value"])
+
+
+for _t in ("RGBToHSV", "HSVToRGB"):
+    def _color(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any], _t: str = _t) -> Any:
+        return impl(_t)(jnp.asarray(inputs[0]))
+    lowering(_t)(_color)
+
+for _t in ("AdjustContrastv2", "AdjustHue", "AdjustSaturation"):
+    def _adjust(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any], _t: str = _t) -> Any:
+        return impl(_t)(jnp.asarray(inputs[0]), jnp.asarray(inputs[1]))
+    lowering(_t)(_adjust)
+
+
+@lowering("CropAndResizeGradBoxes")
+def _crop_and_resize_grad_boxes(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    grads, image, boxes, box_ind = inputs
+    crop = tuple(int(d) for d in np.shape(grads)[1:3])
+    _, vjp = jax.vjp(lambda b: impl("CropAndResize")(jnp.asarray(image), b, jnp.asarray(box_ind), crop_size=crop,
+                                                     method=attrs["method"], extrapolation_value=0.0),
+                     jnp.asarray(boxes))
+    return vjp(jnp.asarray(grads))[0]

@@ -57,15 +57,17 @@ def _conv_args(ctx: Any, attrs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _conv(ctx: Any, x: Any, w: Any, attrs: Mapping[str, Any]) -> Any:
+    args = _conv_args(ctx, attrs)
     try:
-        return impl("Conv2D")(x, w, **_conv_args(ctx, attrs))
+        return impl("Conv2D")(x, w, **args)
     except (ValueError, TypeError) as e:
         raise node_error(ctx, str(e)) from None
 
 
 def _depthwise(ctx: Any, x: Any, w: Any, attrs: Mapping[str, Any]) -> Any:
+    args = _conv_args(ctx, attrs)
     try:
-        return impl("DepthwiseConv2dNative")(x, w, **_conv_args(ctx, attrs))
+        return impl("DepthwiseConv2dNative")(x, w, **args)
     except (ValueError, TypeError) as e:
         raise node_error(ctx, str(e)) from None
 
@@ -116,12 +118,20 @@ def _conv2d_backprop_input_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[st
     return _input_backprop(_conv)(ctx, [np.asarray(np.shape(x)), w, dy], attrs)
 
 
-@lowering("Conv3D")
-def _conv3d(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+def _conv3d_impl(ctx: Any, x: Any, w: Any, attrs: Mapping[str, Any]) -> Any:
     fmt = attrs["data_format"]
     sp = slice(1, 4) if fmt == "NDHWC" else slice(2, 5)
-    return impl("Conv3D")(inputs[0], inputs[1], strides=tuple(attrs["strides"][sp]), padding=attrs["padding"],
+    return impl("Conv3D")(x, w, strides=tuple(attrs["strides"][sp]), padding=attrs["padding"],
                           dilations=tuple(attrs["dilations"][sp]), data_format=fmt)
+
+
+@lowering("Conv3D")
+def _conv3d(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return _conv3d_impl(ctx, inputs[0], inputs[1], attrs)
+
+
+lowering("Conv3DBackpropInputV2", static_inputs=(0,))(_input_backprop(_conv3d_impl))
+lowering("Conv3DBackpropFilterV2", static_inputs=(1,))(_filter_backprop(_conv3d_impl))
 
 
 # -- bias, pooling -----------------------------------------------------------------------------
@@ -205,12 +215,18 @@ def _max_pool_grad_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any])
     return _max_pool_grad(ctx, x, dy, _pool_args(ctx, attrs, ksize, strides))
 
 
-@lowering("AvgPoolGrad", static_inputs=(0,))
+@lowering("AvgPoolGrad", "AvgPool3DGrad", static_inputs=(0,))
 def _avg_pool_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     shape, dy = inputs
     x0 = jnp.zeros(host_ints(ctx, shape, "orig_input_shape"), jnp.result_type(dy))
-    _, vjp = jax.vjp(lambda v: impl("AvgPool")(v, **_pool_args(ctx, attrs)), x0)
-    return vjp(dy)[0]
+    _, vjp = jax.vjp(lambda v: impl("AvgPool")(v, **_pool_args(ctx, attrs, rank=x0.ndim)), x0)
+    return vjp(jnp.asarray(dy))[0]
+
+
+@lowering("MaxPool3DGrad")
+def _max_pool3d_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    x, _, dy = inputs
+    return _max_pool_grad(ctx, x, dy, _pool_args(ctx, attrs, rank=5)).astype(jnp.result_type(dy))
 
 
 # -- batch normalization ------------------------------------------------------------------------
@@ -367,3 +383,74 @@ def _l2_loss(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
 @lowering("InTopKV2", static_inputs=(2,))
 def _in_top_k(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("InTopKV2")(inputs[0], inputs[1], k=int(np.asarray(inputs[2])))
+
+
+# -- fake quantization (TF's fake_quant_ops_functor.h) ---------------------------------------------
+
+
+def _nudged(lo: Any, hi: Any, num_bits: int, narrow_range: bool) -> tuple[Any, Any, Any]:
+    """TF's nudged ``(min, max, scale)``: the range moved so that zero is exactly representable."""
+    qmin = 1.0 if narrow_range else 0.0
+    qmax = float(2 ** num_bits - 1)
+    lo, hi = jnp.asarray(lo, jnp.float32), jnp.asarray(hi, jnp.float32)
+    scale = (hi - lo) / (qmax - qmin)
+    zp_from_min = qmin - lo / scale
+    zp = jnp.where(zp_from_min < qmin, qmin, jnp.where(zp_from_min > qmax, qmax, jnp.round(zp_from_min)))
+    return (qmin - zp) * scale, (qmax - zp) * scale, scale
+
+
+def _fake_quant(x: Any, lo: Any, hi: Any, num_bits: int, narrow_range: bool) -> Any:
+    nmin, nmax, scale = _nudged(lo, hi, num_bits, narrow_range)
+    shifted = jnp.clip(x, nmin, nmax) - nmin
+    return jnp.floor(shifted * (1.0 / scale) + 0.5) * scale + nmin
+
+
+@lowering("FakeQuantWithMinMaxArgs")
+def _fake_quant_args(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return _fake_quant(jnp.asarray(inputs[0]), attrs["min"], attrs["max"], attrs["num_bits"], attrs["narrow_range"])
+
+
+@lowering("FakeQuantWithMinMaxVars")
+def _fake_quant_vars(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    x, lo, hi = inputs
+    return _fake_quant(jnp.asarray(x), lo, hi, attrs["num_bits"], attrs["narrow_range"])
+
+
+@lowering("FakeQuantWithMinMaxArgsGradient")
+def _fake_quant_args_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """The straight-through gradient: ``gradients`` where the input is inside the nudged range."""
+    g, x = (jnp.asarray(v) for v in inputs)
+    nmin, nmax, _ = _nudged(attrs["min"], attrs["max"], attrs["num_bits"], attrs["narrow_range"])
+    return jnp.where((x >= nmin) & (x <= nmax), g, jnp.zeros((), g.dtype))
+
+
+# -- non-max suppression with a static output size ------------------------------------------------
+
+
+def _nms(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> tuple[Any, Any]:
+    boxes, scores, max_out, iou, score_threshold = inputs[:5]
+    if not attrs.get("pad_to_max_output_size", False):
+        raise node_error(ctx, "the number of selected boxes depends on the data: jaxsess needs "
+                              "pad_to_max_output_size=True (tf.image.non_max_suppression_padded)")
+    picked, count = impl("NonMaxSuppressionV4")(jnp.asarray(boxes), jnp.asarray(scores), jnp.asarray(iou),
+                                                jnp.asarray(score_threshold),
+                                                max_output_size=host_ints(ctx, max_out, "max_output_size")[0])
+    return picked, count
+
+
+@lowering("NonMaxSuppressionV4", static_inputs=(2,), multi=True)
+def _nms_v4(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """``selected_indices [max_output_size]`` (padded with 0) and ``valid_outputs``."""
+    return _nms(ctx, inputs, attrs)
+
+
+@lowering("NonMaxSuppressionV5", static_inputs=(2,), multi=True)
+def _nms_v5(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """As V4 plus ``selected_scores``; soft-NMS (``soft_nms_sigma`` > 0) is refused."""
+    sigma = inputs[5]
+    if isinstance(sigma, np.ndarray) and float(sigma) != 0.0:
+        raise node_error(ctx, f"soft_nms_sigma {float(sigma)}: soft non-max suppression is not supported")
+    picked, count = _nms(ctx, inputs, attrs)
+    scores = jnp.asarray(inputs[1])
+    valid = jnp.arange(picked.shape[0]) < count
+    return picked, jnp.where(valid, scores[picked], jnp.zeros((), scores.dtype)), count

@@ -126,3 +126,29 @@ def _register(name: str, n_vars: int, update: _Update) -> None:
 
 for _name, (_n, _update) in _RULES.items():
     _register(_name, _n, _update)
+
+
+@lowering("AssignAddVariableOp", stateful=True, multi=True)
+def _assign_add_variable(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """``var += value`` on a resource variable (no outputs), as TF's ``AssignAddVariableOp``."""
+    v = jnp.asarray(ctx.read_variable(inputs[0]))
+    ctx.assign_variable(inputs[0], (v + jnp.asarray(inputs[1], v.dtype)).astype(v.dtype))
+    return ()
+
+
+@lowering("AssignSubVariableOp", stateful=True, multi=True)
+def _assign_sub_variable(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """``var -= value`` on a resource variable (no outputs), as TF's ``AssignSubVariableOp``."""
+    v = jnp.asarray(ctx.read_variable(inputs[0]))
+    ctx.assign_variable(inputs[0], (v - jnp.asarray(inputs[1], v.dtype)).astype(v.dtype))
+    return ()
+
+
+@lowering("ResourceGather", stateful=True)
+def _resource_gather(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """Rows ``indices`` of a resource variable (Keras' ``Embedding``), as TF's ``ResourceGather``."""
+    v = jnp.asarray(ctx.read_variable(inputs[0]))
+    bd = attrs.get("batch_dims", 0)
+    if bd:
+        raise ValueError(f"node '{getattr(ctx, 'name', '?')}' (op 'ResourceGather'): batch_dims {bd} is not supported")
+    return jnp.take(v, jnp.asarray(inputs[1]), axis=0)

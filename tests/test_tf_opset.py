@@ -92,11 +92,33 @@ def test_op_matches_tensorflow(name: str) -> None:
 _DATA_DEPENDENT = {"Where"}
 
 
-@pytest.mark.parametrize("name", CASES)
+# Ops whose static inputs or outputs are computed from shapes: also run with the placeholders'
+# batch dimension unknown (the import engine infers shapes symbolically and folds at the trace).
+_SHAPE_CASES = ["Reshape", "Squeeze", "Squeeze_all", "Split", "SplitV", "Slice", "StridedSlice",
+                "StridedSlice_masks", "StridedSlice_newaxis", "Shape", "ShapeN", "Size", "BroadcastTo", "Tile", "Pad",
+                "ConcatV2", "Pack", "Unpack", "Transpose_computed_perm", "ExpandDims", "Mean", "Sum_keepdims",
+                "FusedBatchNormV3_training", "FusedBatchNormV3_inference", "MaxPoolGrad", "BiasAdd", "AddV2",
+                "SoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", "GatherV2", "TopKV2",
+                "BatchMatMulV2", "Einsum_attention", "Conv2D", "DepthwiseConv2dNative", "AvgPool", "Cumsum"]
+
+
+def _unknown_batch(gd: Any) -> None:
+    for n in gd.node:
+        if n.op == "Placeholder" and n.attr["shape"].shape.dim:
+            n.attr["shape"].shape.dim[0].size = -1
+        if "_output_shapes" in n.attr:
+            del n.attr["_output_shapes"]
+
+
+@pytest.mark.parametrize("name", CASES + [f"{c}@unknown_batch" for c in _SHAPE_CASES])
 def test_op_imports_and_runs_in_a_session(name: str) -> None:
     """The same graph through ``import_graph_def`` and a ``Session``: generic TF nodes, static
-    inputs folded, one jitted plan; TF's values (gradients included), variables after the step."""
+    inputs folded, one jitted plan; TF's values (gradients included), variables after the step.
+    ``@unknown_batch``: the placeholders' first dimension unknown (``None``), as Keras writes them."""
+    name, _, variant = name.partition("@")
     gd, meta, arrays = _load(name)
+    if variant:
+        _unknown_batch(gd)
     feeds = {n: arrays[f"feed:{j}"] for j, n in enumerate(meta["feeds"])}
     fetches = meta["fetches"] + [g for _, g in meta["grads"]]
     with tf.Graph().as_default() as g:

@@ -23,13 +23,28 @@ from jaxsess._tf1.tf_opset._common import axes, host_int, host_ints, impl, lower
 __all__: list[str] = []
 
 
-def _shape(x: Any) -> tuple[int, ...]:
-    return tuple(int(d) for d in np.shape(x))
+def _shape(x: Any) -> tuple[Any, ...]:
+    """``x``'s shape: ints, or JAX's symbolic dimensions when the import engine infers shapes for
+    an unknown batch size."""
+    return tuple(int(d) if isinstance(d, int | np.integer) else d for d in np.shape(x))
+
+
+def _static(shape: tuple[Any, ...]) -> bool:
+    return all(isinstance(d, int) for d in shape)
+
+
+def _shape_value(shape: tuple[Any, ...], dtype: Any) -> Any:
+    """A shape as a value: NumPy when static (it folds), else a JAX array of symbolic dimensions."""
+    if _static(shape):
+        return np.asarray(shape, dtype)
+    return jnp.array(shape, dtype)
 
 
 @lowering("Reshape", static_inputs=(1,))
 def _reshape(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     x, shape = inputs[0], host_ints(ctx, inputs[1], "shape")
+    if not _static(_shape(x)):
+        return jnp.reshape(x, shape)
     n = int(np.prod(_shape(x)))
     known = int(np.prod([d for d in shape if d != -1]))
     if shape.count(-1) > 1 or (-1 not in shape and known != n) or (-1 in shape and (known == 0 or n % known)):
@@ -180,17 +195,20 @@ def _strided_slice_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any
 
 @lowering("Shape")
 def _shape_op(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    return np.asarray(_shape(inputs[0]), np_dtype(attrs["out_type"]))
+    return _shape_value(_shape(inputs[0]), np_dtype(attrs["out_type"]))
 
 
 @lowering("ShapeN", multi=True)
 def _shape_n(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    return tuple(np.asarray(_shape(x), np_dtype(attrs["out_type"])) for x in inputs)
+    return tuple(_shape_value(_shape(x), np_dtype(attrs["out_type"])) for x in inputs)
 
 
 @lowering("Size")
 def _size(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    return np.asarray(int(np.prod(_shape(inputs[0]))), np_dtype(attrs["out_type"]))
+    shape = _shape(inputs[0])
+    if not _static(shape):
+        return jnp.asarray(np.prod(shape), np_dtype(attrs["out_type"]))
+    return np.asarray(int(np.prod(shape)), np_dtype(attrs["out_type"]))
 
 
 @lowering("Rank")

@@ -241,6 +241,14 @@ def _channel_axis(ctx: Any, attrs: Mapping[str, Any], rank: int) -> int:
     raise node_error(ctx, f"data_format {fmt!r} is not one of NHWC, NCHW, NDHWC, NCDHW")
 
 
+def _count(x: Any, axes: tuple[int, ...], dtype: Any) -> Any:
+    """How many elements each channel has (a ``dtype`` scalar; symbolic dimensions allowed)."""
+    n: Any = 1
+    for i in axes:
+        n = n * np.shape(x)[i]
+    return jnp.asarray(n, dtype)
+
+
 def _fused_batch_norm(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> list[Any]:
     """Outputs ``y, batch_mean, batch_variance, reserve_space_1, reserve_space_2`` (``V3``: and
     ``reserve_space_3``), as TF's CPU kernel: training normalizes with the batch's biased
@@ -257,8 +265,8 @@ def _fused_batch_norm(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any])
     if attrs["is_training"]:
         bm = jnp.mean(xf, axis=red)
         bv = jnp.mean(jnp.square(xf - bm.reshape(bshape)), axis=red)
-        n = int(np.prod([np.shape(x)[i] for i in red]))
-        unbiased = bv * (n / max(n - 1, 1))
+        n = _count(x, red, u)  # symbolic when the batch size is (shape inference at import)
+        unbiased = bv * (n / jnp.maximum(n - 1, 1))
         f = attrs.get("exponential_avg_factor", 1.0)
         if f == 1.0:
             run_mean, run_var = bm, unbiased
@@ -300,7 +308,7 @@ def _fused_batch_norm_grad(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, 
     dscale = jnp.sum(dyf * xhat, axis=red)
     doffset = jnp.sum(dyf, axis=red)
     if attrs["is_training"]:
-        n = int(np.prod([np.shape(x)[i] for i in red]))
+        n = _count(x, red, u)
         dx = (jnp.reshape(scale * inv, bshape) / n) * (n * dyf - doffset.reshape(bshape) - xhat * dscale.reshape(bshape))
     else:
         dx = dyf * jnp.reshape(scale * inv, bshape)

@@ -59,7 +59,8 @@ def _run_case(case: str, g: tf.Graph | None = None) -> list[Any]:
         return s.run(c["fetches"], {k: _dec(v) for k, v in c["feeds"].items()})  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("case", ["keras_reshape_pack", "transformer_block", "tensordot", "range_split"])
+@pytest.mark.parametrize("case", ["keras_reshape_pack", "transformer_block", "keras_bn_dropout", "tensordot",
+                                  "range_split"])
 def test_tf_written_graph_computes_tfs_values(case):
     got = _run_case(case)
     c = GOLDENS[case]

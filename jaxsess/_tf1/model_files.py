@@ -37,6 +37,7 @@ from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes
 from jaxsess._core.graph._graph import Graph
 from jaxsess._core.graph._graph_def import import_graph_def
 from jaxsess._core.graph._registry import tf_type_to_op
+from jaxsess._core.graph._tf_frames import V1_CONTROL_FLOW
 from jaxsess._core.graph._tf_opset import TF_LOWERINGS, tf_op_def
 from jaxsess._core.runtime._graph_session import Session
 from jaxsess._tf1.keras import layers as _layers
@@ -141,8 +142,10 @@ def _shape_text(shape: list[int | None] | None) -> str:
 
 def lowerable(op_type: str) -> bool:
     """Whether jaxsess can lower TF op type ``op_type``: a lowering in TF's op-set table, a registry
-    op TF's name maps to (constants, feeds, variables and their assigns), or a variable query."""
-    return op_type in _VARIABLE_QUERIES or op_type in TF_LOWERINGS or tf_type_to_op(op_type) is not None
+    op TF's name maps to (constants, feeds, variables and their assigns), a variable query, or a
+    v1 control-flow op (import rewrites v1 frames as ``While``/``If``)."""
+    return (op_type in _VARIABLE_QUERIES or op_type in V1_CONTROL_FLOW or op_type in TF_LOWERINGS
+            or tf_type_to_op(op_type) is not None)
 
 
 def detect_kind(path: str) -> str:

@@ -303,6 +303,23 @@ def convnext_small() -> Any:
     return keras.Model(inp, L.Dense(10)(x), name="convnext_small")
 
 
+def convnext_grouped() -> Any:
+    """ConvNeXt's block as tf_keras' ``applications.ConvNeXt*`` builds it: the depthwise 7x7 is a
+    ``Conv2D(groups=channels)`` (TF writes a grouped ``Conv2D``), not a ``DepthwiseConv2D``."""
+    L = keras.layers
+    inp = keras.Input((16, 16, 3))
+    x = L.Conv2D(16, 4, strides=4)(inp)
+    x = L.LayerNormalization(epsilon=1e-6)(x)
+    y = L.Conv2D(16, 7, padding="same", groups=16)(x)
+    y = L.LayerNormalization(epsilon=1e-6)(y)
+    y = L.Dense(64)(y)
+    y = L.Activation("gelu")(y)
+    y = L.Dense(16)(y)
+    x = L.add([x, LayerScale(16)(y)])
+    x = L.GlobalAveragePooling2D()(x)
+    return keras.Model(inp, L.Dense(10)(x), name="convnext_grouped")
+
+
 def transformer_block() -> Any:
     L = keras.layers
     inp = keras.Input((8, 16))
@@ -354,6 +371,11 @@ def keras_frozen(w: Writer) -> None:
     _seed(21)
     # control flow v2 (While + function library) kept: lower_control_flow=False
     w.frozen_keras("lstm_v2", lstm_keras(), (BATCH, 6, 4), 1e-4, lower_control_flow=False)
+
+
+def grouped_conv(w: Writer) -> None:
+    _seed(23)
+    w.frozen_keras("convnext_grouped", convnext_grouped(), (BATCH, 16, 16, 3), 1e-3, deep=True)
 
 
 def lstm_v1(w: Writer) -> None:
@@ -551,15 +573,26 @@ def full(out: Path) -> None:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--full", metavar="DIR", help="write the full-size Keras applications into DIR instead")
-    p.add_argument("--only", help="comma-separated writer names (keras_frozen,lstm_v1,tf1_training,...)")
+    p.add_argument("--only", help="comma-separated writer names (keras_frozen,grouped_conv,lstm_v1,...): only "
+                   "those models are rewritten, the manifest keeps the others")
     args = p.parse_args(argv)
     if args.full:
         full(Path(args.full))
         return
     OUT.mkdir(parents=True, exist_ok=True)
     w = Writer(OUT)
-    for fn in (keras_frozen, lstm_v1, tf1_training, tf1_saved_model, tf2_saved_models, keras_files):
-        fn(w)
+    writers = (keras_frozen, grouped_conv, lstm_v1, tf1_training, tf1_saved_model, tf2_saved_models, keras_files)
+    only = set(args.only.split(",")) if args.only else None
+    for fn in writers:
+        if only is None or fn.__name__ in only:
+            fn(w)
+    if only is not None:  # the other models' entries stay as they are
+        old = json.loads((OUT / "models.json").read_text())["models"]
+        mine = {e["name"] for e in w.entries}
+        order = [e["name"] for e in old] + [e["name"] for e in w.entries if e["name"] not in {o["name"] for o in old}]
+        merged = {e["name"]: e for e in old} | {e["name"]: e for e in w.entries}
+        w.entries = [merged[n] for n in order]
+        print(f"rewrote {sorted(mine)}; kept {len(w.entries) - len(mine)} others")
     w.write_manifest()
     total = sum(e["bytes"] for e in w.entries)
     if total > 15 * 1024 * 1024:

@@ -18,6 +18,8 @@ Cases (TF 2.21, ``tf.compat.v1`` with eager execution disabled):
   unknown batch dimension;
 * ``transformer_block`` — a frozen tf_keras Transformer block (MultiHeadAttention,
   LayerNormalization, a gelu feed-forward) for an unknown batch;
+* ``keras_bn_dropout`` — a frozen tf_keras Conv2D + BatchNormalization + Dropout
+  (the learning phase as ``If`` nodes with optionals in their training branch);
 * ``tensordot`` — ``tf.tensordot`` of a placeholder with unknown leading
   dimensions: its ``perm``/shape computed by ``Shape``/``GatherV2``/``Prod``/``ConcatV2``;
 * ``range_split`` — ``Range(0, n)`` with ``n`` from ``Size``, ``Split``, ``SplitV``;
@@ -122,6 +124,27 @@ def transformer_block() -> None:
         y = sess.run(out, {inp: x})
         gd = _freeze(sess, g, [out.op.name])
     _save("transformer_block", gd, {inp.name: x}, [out.name], [y])
+
+
+def keras_bn_dropout() -> None:
+    """A frozen tf_keras Conv2D + BatchNormalization + Dropout: TF 2.x writes the learning phase
+    as ``If`` nodes whose training branch returns optionals (variants) and draws dropout masks."""
+    import tf_keras as keras
+
+    g = tf.Graph()
+    with g.as_default():
+        tf.set_random_seed(5)
+        inp = keras.Input((6, 6, 2), name="x")
+        h = keras.layers.Conv2D(4, 3, name="conv")(inp)
+        h = keras.layers.BatchNormalization(name="bn")(h)
+        h = keras.layers.Dropout(0.5, seed=1, name="drop")(h)
+        out = keras.layers.GlobalAveragePooling2D(name="pool")(h)
+        sess = tf.Session(graph=g)
+        sess.run(tf.global_variables_initializer())
+        x = np.linspace(-1, 1, 2 * 6 * 6 * 2, dtype=np.float32).reshape(2, 6, 6, 2)
+        y = sess.run(out, {inp: x})
+        gd = _freeze(sess, g, [out.op.name])
+    _save("keras_bn_dropout", gd, {inp.name: x}, [out.name], [y])
 
 
 def tensordot() -> None:
@@ -419,7 +442,7 @@ def call_stateful() -> None:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for case in (keras_reshape_pack, transformer_block, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
+    for case in (keras_reshape_pack, transformer_block, keras_bn_dropout, tensordot, range_split, train_sgd, cond_v2, case_v2, while_v2, while_v2_grow,
                  call_v2,
                  while_v1, nested_v1, rnn_v1, lstm_v2, lstm_v2_vars, call_stateful):
         case()

@@ -49,6 +49,7 @@ from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes, errors as err
 from jaxsess._core.graph._registry import tf_op_def as registry_tf_op, tf_type_to_op
 from jaxsess._core.graph._tf_lists import is_pending
 from jaxsess._core.graph._tf_node import (
+    VARIANT,
     FunctionLibrary,
     TFFunction,
     TFNodeContext,
@@ -107,7 +108,12 @@ class _BodyContext(TFNodeContext):
         return key
 
     def rng_stream(self, *seeds_and_n: Any) -> Any:
-        raise self.error("draws TF's random stream inside a function body, which jaxsess does not support")
+        """The calling node's place in its stream: a body's seeded random op draws TF's stream
+        for its own seeds from where the call's counter is (TF's per-op stream state is not kept)."""
+        try:
+            return self.parent.rng_stream(*seeds_and_n)
+        except errors.OpError:
+            return np.uint32(0)
 
     def function(self, f: TFFunction) -> Callable[..., list[Any]]:
         return function_of(self, f, self.library)
@@ -527,35 +533,61 @@ def _same_structure(ctx: Any, what: str, outs: Sequence[Any], types: Sequence[An
     return [jnp.asarray(o, t.np_dtype) if isinstance(t, _dtypes.DType) else o for o, t in zip(outs, types)]
 
 
-def _branch(ctx: Any, f: TFFunction, types: Sequence[Any]) -> Callable[[tuple[Any, ...]], list[Any]]:
-    fn = function_of(ctx, f, _library(ctx), True, getattr(ctx, "fold", None))
-    return lambda args: _same_structure(ctx, f"branch '{f.name}'", fn(*args), types)
+def _wanted_outputs(ctx: Any, types: Sequence[Any]) -> frozenset[int]:
+    """The outputs of an ``If``/``Case`` to compute: those the plan reads (when tracing a plan),
+    else (shape inference, function bodies) every output but TF's ``variant`` ones (the
+    optionals and lists TF 2.x adds to a cond for its gradient, which differ between branches)."""
+    used = _used_outputs(ctx, len(types))
+    if used is not None:
+        return frozenset(used)
+    return frozenset(k for k, t in enumerate(types) if t != VARIANT)
+
+
+def _branch(ctx: Any, f: TFFunction, types: Sequence[Any], wanted: frozenset[int]
+            ) -> Callable[[tuple[Any, ...]], list[Any]]:
+    fn = function_of(ctx, f, _library(ctx), True, getattr(ctx, "fold", None), wanted)
+    order = sorted(wanted)
+    sub = [types[k] for k in order]
+    return lambda args: _same_structure(ctx, f"branch '{f.name}'", [fn(*args)[k] for k in order], sub)
+
+
+def _scatter(types: Sequence[Any], wanted: frozenset[int], outs: Sequence[Any]) -> list[Any]:
+    """The node's outputs: the computed ones in place, a zero scalar for those no one reads."""
+    res: list[Any] = [jnp.zeros((), jnp.float32)] * len(types)
+    for k, v in zip(sorted(wanted), outs):
+        res[k] = v
+    return res
 
 
 @register_tf_lowering("If", "StatelessIf")
 def _if(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
+    """``lax.cond`` over the outputs the plan needs (:func:`_wanted_outputs`)."""
     cond, args = inputs[0], tuple(_branch_value(ctx, a) for a in inputs[1:])
     pred = _truthy(ctx, cond)
     types = attrs["Tout"]
-    then_fn, else_fn = _branch(ctx, attrs["then_branch"], types), _branch(ctx, attrs["else_branch"], types)
+    wanted = _wanted_outputs(ctx, types)
+    then_fn = _branch(ctx, attrs["then_branch"], types, wanted)
+    else_fn = _branch(ctx, attrs["else_branch"], types, wanted)
     if _is_host(pred):  # folded: the branch is known when the plan is traced
-        return then_fn(args) if bool(pred) else else_fn(args)
-    return lax.cond(pred, then_fn, else_fn, args)  # type: ignore[no-any-return]
+        return _scatter(types, wanted, then_fn(args) if bool(pred) else else_fn(args))
+    return _scatter(types, wanted, lax.cond(pred, then_fn, else_fn, args))
 
 
 @register_tf_lowering("Case", "StatelessCase")
 def _case(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Sequence[Any]:
+    """``lax.switch`` over the outputs the plan needs; an index out of range runs the last branch."""
     index, args = inputs[0], tuple(_branch_value(ctx, a) for a in inputs[1:])
     types = attrs["Tout"]
-    fns = [_branch(ctx, f, types) for f in attrs["branches"]]
+    wanted = _wanted_outputs(ctx, types)
+    fns = [_branch(ctx, f, types, wanted) for f in attrs["branches"]]
     n = len(fns)
     if n == 0:
         raise ctx.error("has no branches")
     if _is_host(index):
         k = int(np.asarray(index).item())
-        return fns[k if 0 <= k < n else n - 1](args)
+        return _scatter(types, wanted, fns[k if 0 <= k < n else n - 1](args))
     sel = jnp.where((index < 0) | (index >= n), n - 1, index)  # TF: out of range runs the last branch
-    return lax.switch(sel, fns, args)  # type: ignore[no-any-return]
+    return _scatter(types, wanted, lax.switch(sel, fns, args))
 
 
 def _branch_value(ctx: Any, v: Any) -> Any:

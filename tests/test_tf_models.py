@@ -33,7 +33,6 @@ MODELS = {e["name"]: e for e in MANIFEST["models"]}
 #: model -> what stops it today (the op lowerings and the import engine of issue 32 are on
 #: other branches; these rows turn green, and must leave this list, as they land).
 NOT_YET: dict[str, str] = {
-    "convnext_grouped": "a grouped Conv2D (tf_keras' ConvNeXt depthwise: filter in-depth 1, input depth 16)",
     "lstm_v1": "TensorArrayV3 with element_shape (None, 8): the batch dimension is left unknown",
     "lstm_v2_saved_model": "TensorListReserve of element_shape -1 (unknown rank) in the unfrozen While body",
 }

@@ -448,11 +448,17 @@ def _conv2d(x: Any, w: Any, *, strides: tuple[int, int], padding: Any, dilations
     if x.ndim != 4 or w.ndim != 4:
         raise ValueError(f"input and filter must be 4-D, got shapes {list(x.shape)} and {list(w.shape)}")
     c = x.shape[3] if data_format == "NHWC" else x.shape[1]
+    groups = 1
     if isinstance(c, int) and c != w.shape[2]:
-        raise ValueError(f"input depth {c} must equal the filter's in_channels {w.shape[2]}")
+        # TF's grouped convolution: the filter's in_channels divide the input's depth,
+        # groups = depth / in_channels, and the groups divide out_channels.
+        if w.shape[2] == 0 or c % w.shape[2] or w.shape[3] % (c // w.shape[2]):
+            raise ValueError(f"input depth {c} must equal the filter's in_channels {w.shape[2]} or be a "
+                             f"multiple of it that divides out_channels {w.shape[3]} (a grouped convolution)")
+        groups = c // w.shape[2]
     return jax.lax.conv_general_dilated(
         x, w, window_strides=strides, padding=padding, rhs_dilation=dilations,
-        dimension_numbers=(data_format, "HWIO", data_format),
+        dimension_numbers=(data_format, "HWIO", data_format), feature_group_count=groups,
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-import tf_engine_lowerings  # noqa: F401 - registers the lowerings these tests use
+import tf_engine_lowerings
 from google.protobuf import text_format
 
 import jaxsess as tf
@@ -27,6 +27,14 @@ from jaxsess._core import _tfproto
 from jaxsess._core.graph._tf_opset import TF_LOWERINGS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "tf_graphs"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _test_lowerings() -> Any:
+    """The test-only lowerings for op types TF's table lacks, for this module only."""
+    with tf_engine_lowerings.registered() as added:
+        yield added
+
 GOLDENS: dict[str, Any] = json.loads((FIXTURES / "goldens.json").read_text())
 
 

@@ -1,16 +1,20 @@
 """A few TF lowerings the import engine's tests need (test-only).
 
 The TF op-set table proper lives in ``jaxsess._tf1.tf_opset``; this module
-registers, for op types that table does not (yet) have, the lowerings
+holds, for op types that table does not (yet) have, the lowerings
 ``tests/test_tf_import.py`` exercises the engine with: static inputs
 (``Reshape``, ``Transpose``, ``Range``, ``StridedSlice``...), several outputs
 (``Split``, ``SplitV``), ref and resource inputs (``ApplyGradientDescent``,
-``ResourceApplyGradientDescent``) and randomness (``RandomUniform``).
+``ResourceApplyGradientDescent``), randomness (``RandomUniform``) and Keras'
+initializers. :func:`registered` adds the missing ones to the table for the
+duration of a ``with`` block and takes them out after (other test files see
+the table as it is).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import jax
@@ -23,12 +27,29 @@ from jaxsess._core.graph._tf_opset import TF_LOWERINGS, register_tf_lowering
 tf.zeros  # noqa: B018 - load the TF1 surface (and its table) before looking at the table
 
 
+_PENDING: list[tuple[str, tuple[int, ...], bool, Any]] = []
+
+
 def _reg(op_type: str, static: tuple[int, ...] = (), stateful: bool = False) -> Any:
     def deco(fn: Any) -> Any:
-        if op_type not in TF_LOWERINGS:
-            register_tf_lowering(op_type, static_inputs=static, stateful=stateful)(fn)
+        _PENDING.append((op_type, static, stateful, fn))
         return fn
     return deco
+
+
+@contextlib.contextmanager
+def registered() -> Iterator[list[str]]:
+    """These lowerings, for the op types the table lacks, registered inside the block (yields their names)."""
+    added = []
+    for op_type, static, stateful, fn in _PENDING:
+        if op_type not in TF_LOWERINGS:
+            register_tf_lowering(op_type, static_inputs=static, stateful=stateful)(fn)
+            added.append(op_type)
+    try:
+        yield added
+    finally:
+        for op_type in added:
+            TF_LOWERINGS.pop(op_type, None)
 
 
 @_reg("Reshape", static=(1,))

@@ -548,7 +548,12 @@ def _branch(ctx: Any, f: TFFunction, types: Sequence[Any], wanted: frozenset[int
     fn = function_of(ctx, f, _library(ctx), True, getattr(ctx, "fold", None), wanted)
     order = sorted(wanted)
     sub = [types[k] for k in order]
-    return lambda args: _same_structure(ctx, f"branch '{f.name}'", [fn(*args)[k] for k in order], sub)
+
+    def run(args: tuple[Any, ...]) -> list[Any]:
+        outs = fn(*args)  # once: a body traced per output would repeat its work (and its draws)
+        return _same_structure(ctx, f"branch '{f.name}'", [outs[k] for k in order], sub)
+
+    return run
 
 
 def _scatter(types: Sequence[Any], wanted: frozenset[int], outs: Sequence[Any]) -> list[Any]:

@@ -515,8 +515,9 @@ def call_lowering(lw: TFLowering, ctx: TFNodeContext, inputs: Sequence[Any], att
         raise
     except Exception as e:
         msg = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise errors.InvalidArgumentError(
-            ctx.name, None, f"{type(e).__name__} in node '{ctx.name}' (op '{ctx.op_type}'): {msg}") from e
+        if not msg.startswith(f"node '{ctx.name}'"):  # the lowering's own error names the node already
+            msg = f"{type(e).__name__} in node '{ctx.name}' (op '{ctx.op_type}'): {msg}"
+        raise errors.InvalidArgumentError(ctx.name, None, msg) from e
     outs = list(outs) if isinstance(outs, list | tuple) else [outs]
     if len(outs) != len(out_dtypes):
         raise errors.InvalidArgumentError(

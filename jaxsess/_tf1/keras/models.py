@@ -37,6 +37,7 @@ from jaxsess._tf1.keras import (
     _custom_objects as _custom_objects,
     _hdf5 as _hdf5,
     _optimizers as _optimizers,
+    _serialization as _serialization,
     backend as K,
     layers as _layers,
     losses as _losses,
@@ -1431,20 +1432,42 @@ def deserialize_layer(item: dict[str, Any], custom_objects: dict[str, Any] | Non
     return cls.from_config(item["config"])
 
 
-def model_from_config(config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Model:
-    """A model (new weights) from ``{"class_name", "config"}``, as ``tf.keras.models.model_from_config``."""
-    return deserialize_layer(config, custom_objects)  # type: ignore[no-any-return]
+def model_from_config(config: dict[str, Any], custom_objects: dict[str, Any] | None = None,
+                      safe_mode: bool = True) -> Model:
+    """A model (new weights) from ``{"class_name", "config"}``, as ``tf.keras.models.model_from_config``.
+
+    Args:
+      safe_mode: refuse ``Lambda`` layers whose function is Python bytecode in the config
+        (running it would run code from the file); ``False`` allows them, for configs you
+        trust (as Keras' ``safe_mode``; also ``keras.config.enable_unsafe_deserialization()``).
+        An enclosing ``SafeModeScope`` decides instead.
+
+    Raises:
+      ValueError: an unknown class; a ``Lambda`` with bytecode in safe mode (Keras' message).
+    """
+    scoped = _serialization.scoped_safe_mode()
+    with _serialization.SafeModeScope(safe_mode if scoped is None else scoped):
+        return deserialize_layer(config, custom_objects)  # type: ignore[no-any-return]
 
 
-def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = None) -> Model:
+def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = None, safe_mode: bool = True) -> Model:
     """A model (new weights) from :meth:`Model.to_json`'s output (or TF's), as
-    ``tf.keras.models.model_from_json``."""
-    return model_from_config(json.loads(json_string), custom_objects)
+    ``tf.keras.models.model_from_json``.
+
+    Args:
+      safe_mode: as :func:`model_from_config` (default: ``Lambda`` bytecode is refused, as Keras).
+
+    Raises:
+      ValueError: not JSON; an unknown class; a ``Lambda`` with bytecode in safe mode.
+    """
+    return model_from_config(json.loads(json_string), custom_objects, safe_mode=safe_mode)
 
 
 def _clone_layer(layer: Layer) -> Layer:
-    """A new layer of ``layer``'s class and config (new weights), as tf_keras' ``_clone_layer``."""
-    return type(layer).from_config(layer.get_config())  # type: ignore[no-any-return]
+    """A new layer of ``layer``'s class and config (new weights), as tf_keras' ``_clone_layer``
+    (a ``Lambda``'s bytecode comes from this process, not a file: safe mode is off here)."""
+    with _serialization.SafeModeScope(False):
+        return type(layer).from_config(layer.get_config())  # type: ignore[no-any-return]
 
 
 def clone_model(model: Model, input_tensors: Any = None, clone_function: Any = None) -> Model:
@@ -1568,14 +1591,21 @@ _DIR_MODEL_FILE = "keras_model.h5"
 
 
 def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, compile: bool = True,  # noqa: A002
-               options: Any = None) -> Model:
+               options: Any = None, safe_mode: bool = True) -> Model:
     """The model written by :meth:`Model.save` (or TF's Keras ``model.save('x.h5')``), with its
     weights and, when ``compile`` and the file has a training config, compiled with its
     optimizer (fresh slots), loss and metrics, as ``tf.keras.models.load_model``.
 
+    Args:
+      safe_mode: refuse ``Lambda`` layers stored as Python bytecode (loading them runs code
+        from the file), as Keras 3 and the ``.keras`` format of ``tf_keras``; ``False``
+        allows them for files you trust. (``tf_keras`` 2.21 ignores ``safe_mode`` for
+        ``.h5`` files and runs their bytecode; jaxsess refuses it there too.)
+
     Raises:
       OSError: no such file.
-      ValueError: an unknown layer, loss or metric (pass it in ``custom_objects``).
+      ValueError: an unknown layer, loss or metric (pass it in ``custom_objects``); a
+        ``Lambda`` with bytecode in safe mode (Keras' message).
     """
     path = str(filepath)
     if os.path.isdir(path):
@@ -1591,7 +1621,7 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
         if raw is None:
             raise ValueError(f"No model config found in the file at {path}.")
         config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
-        model = model_from_config(config, custom)
+        model = model_from_config(config, custom, safe_mode=safe_mode)
         _hdf5.load_weights_from_group(f["model_weights"], model.layers)
         training = f.attrs.get("training_config")
     if compile and training is not None:

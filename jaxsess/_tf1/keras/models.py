@@ -1443,11 +1443,16 @@ def model_from_config(config: dict[str, Any], custom_objects: dict[str, Any] | N
         An enclosing ``SafeModeScope`` decides instead.
 
     Raises:
-      ValueError: an unknown class; a ``Lambda`` with bytecode in safe mode (Keras' message).
+      ValueError: an unknown class; a config of the wrong shape (a missing key, a wrong
+        type); a ``Lambda`` with bytecode in safe mode (Keras' message).
     """
     scoped = _serialization.scoped_safe_mode()
     with _serialization.SafeModeScope(safe_mode if scoped is None else scoped):
-        return deserialize_layer(config, custom_objects)  # type: ignore[no-any-return]
+        try:
+            return deserialize_layer(config, custom_objects)  # type: ignore[no-any-return]
+        except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
+            # a config of the wrong shape (a damaged file): Keras raises ValueError for what it checks
+            raise ValueError(f"Malformed Keras model config: {type(e).__name__}: {e}") from None
 
 
 def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = None, safe_mode: bool = True) -> Model:
@@ -1603,9 +1608,9 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
         ``.h5`` files and runs their bytecode; jaxsess refuses it there too.)
 
     Raises:
-      OSError: no such file.
+      OSError: no such file, or not an HDF5 file.
       ValueError: an unknown layer, loss or metric (pass it in ``custom_objects``); a
-        ``Lambda`` with bytecode in safe mode (Keras' message).
+        damaged file (names it); a ``Lambda`` with bytecode in safe mode (Keras' message).
     """
     path = str(filepath)
     if os.path.isdir(path):
@@ -1616,14 +1621,19 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
     if not os.path.exists(path):
         raise OSError(f"No file or directory found at {path}")
     custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
-    with _hdf5.h5py.File(path, "r") as f:
-        raw = f.attrs.get("model_config")
-        if raw is None:
-            raise ValueError(f"No model config found in the file at {path}.")
-        config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
-        model = model_from_config(config, custom, safe_mode=safe_mode)
-        _hdf5.load_weights_from_group(f["model_weights"], model.layers)
-        training = f.attrs.get("training_config")
+    try:
+        with _hdf5.h5py.File(path, "r") as f:
+            raw = f.attrs.get("model_config")
+            if raw is None:
+                raise ValueError(f"No model config found in the file at {path}.")
+            config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
+            model = model_from_config(config, custom, safe_mode=safe_mode)
+            _hdf5.load_weights_from_group(f["model_weights"], model.layers)
+            training = f.attrs.get("training_config")
+    except (OSError, ValueError):
+        raise
+    except Exception as e:  # a damaged file: h5py's KeyError/RuntimeError, a config of the wrong shape
+        raise ValueError(f"Unable to load the model file {path}: {type(e).__name__}: {e}") from None
     if compile and training is not None:
         tc = json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
         optimizer = _optimizers.deserialize(tc["optimizer_config"], custom)

@@ -1635,8 +1635,13 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
     except Exception as e:  # a damaged file: h5py's KeyError/RuntimeError, a config of the wrong shape
         raise ValueError(f"Unable to load the model file {path}: {type(e).__name__}: {e}") from None
     if compile and training is not None:
-        tc = json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
-        optimizer = _optimizers.deserialize(tc["optimizer_config"], custom)
+        try:
+            tc = json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
+            optimizer = _optimizers.deserialize(tc["optimizer_config"], custom)
+        except ValueError:
+            raise
+        except Exception as e:  # a damaged training config
+            raise ValueError(f"Unable to load the training config of {path}: {type(e).__name__}: {e}") from None
 
         def resolve(spec: Any) -> Any:
             if isinstance(spec, str) and spec in custom:
@@ -1652,6 +1657,11 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
                 return [resolve(v) for v in spec]
             return spec
 
-        model.compile(optimizer=optimizer, loss=resolve(tc["loss"]), metrics=resolve(tc.get("metrics")),
-                      loss_weights=tc.get("loss_weights"))
+        try:
+            loss, metrics = resolve(tc["loss"]), resolve(tc.get("metrics"))
+        except ValueError:
+            raise
+        except Exception as e:  # a damaged training config
+            raise ValueError(f"Unable to load the training config of {path}: {type(e).__name__}: {e}") from None
+        model.compile(optimizer=optimizer, loss=loss, metrics=metrics, loss_weights=tc.get("loss_weights"))
     return model

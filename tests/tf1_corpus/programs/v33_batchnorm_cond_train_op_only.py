@@ -1,6 +1,6 @@
 # A batch-norm helper updating its moving averages inside the true branch of a tf.cond, trained by
 # running the train op alone (its loss not fetched): the gradient needs the cond's forward pass,
-# so the updates run with every step. (jaxsess: KeyError 'bn1/cond' in the first such run.)
+# so the updates run with every step.
 import numpy as np
 import tensorflow.compat.v1 as tf
 

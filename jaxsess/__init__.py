@@ -19,6 +19,52 @@ from importlib import util as _importlib_util
 
 __version__ = "0.1.0"
 
+
+class _KeepNumpyRandomState:
+    """A one-shot import hook: the first import of ``jax`` in this process runs between
+    ``numpy.random.get_state()`` and ``set_state()``. ``import jax`` draws 10 words from NumPy's
+    global generator (``jax._src.clusters.k8s_cluster``: ``np.random.rand`` in decorator
+    arguments); TensorFlow draws none, so a TF1 program that seeds NumPy and then touches
+    ``tf.`` (which imports JAX here) would get other numbers (issue 33; recorded by
+    ``tests/tf1_corpus/programs/v33_numpy_seed_then_tf.py``). Installed only while ``jax`` is
+    not imported; removes itself at that import. Kept in this file: ``import jaxsess`` loads
+    nothing else."""
+
+    def find_spec(self, fullname: str, path: object, target: object = None) -> object:
+        if fullname != "jax":
+            return None
+        with _api_lock:
+            if self in _sys.meta_path:
+                _sys.meta_path.remove(self)  # type: ignore[arg-type]
+        spec = _importlib_util.find_spec("jax")  # by the finders after this one
+        loader = getattr(spec, "loader", None)
+        if loader is not None and hasattr(loader, "exec_module"):
+            spec.loader = _KeptStateLoader(loader)  # type: ignore[union-attr]
+        return spec
+
+
+class _KeptStateLoader:
+    """JAX's own loader, its ``exec_module`` run with NumPy's global random state kept."""
+
+    def __init__(self, loader: object) -> None:
+        self._loader = loader
+
+    def __getattr__(self, name: str) -> object:  # create_module, get_resource_reader, is_package, ...
+        return getattr(self._loader, name)
+
+    def exec_module(self, module: object) -> None:
+        np = _sys.modules.get("numpy")  # not imported: nobody can have seeded it
+        state = np.random.get_state() if np is not None else None
+        try:
+            self._loader.exec_module(module)  # type: ignore[attr-defined]
+        finally:
+            if state is not None:
+                np.random.set_state(state)  # type: ignore[union-attr]
+
+
+if "jax" not in _sys.modules and not any(type(f).__name__ == "_KeepNumpyRandomState" for f in _sys.meta_path):
+    _sys.meta_path.insert(0, _KeepNumpyRandomState())  # type: ignore[arg-type]
+
 if _typing.TYPE_CHECKING:  # the namespace the first attribute access loads, for type checkers
     from jaxsess._api import *  # noqa: F403
 

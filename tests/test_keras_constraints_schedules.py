@@ -426,7 +426,7 @@ def test_load_model_reads_custom_loss_and_lambda_function_from_the_scope(tmp_pat
     path = str(tmp_path) + "/custom.h5"  # type: ignore[operator]
     m.save(path)
     with keras.utils.custom_object_scope({"my_loss": my_loss, "triple": triple}):
-        back = keras.models.load_model(path)
+        back = keras.models.load_model(path, safe_mode=False)  # a local function: stored as bytecode
     x = np.ones((2, 2), np.float32)
     np.testing.assert_allclose(back.predict(x), m.predict(x), rtol=1e-6)
     back.fit(np.ones((2, 2), np.float32), np.ones((2, 1), np.float32), verbose=0)

@@ -387,6 +387,12 @@ def write_our_files(out: Path) -> dict:
             s.run(tf.global_variables_initializer())
             (out / "ckpt").mkdir()
             prefix = saver.save(s, str(out / "ckpt" / "model"), global_step=5)
+            # saved twice over one prefix: the atomic save's second form (two data shards, the second empty)
+            (out / "ckpt2").mkdir()
+            saver.save(s, str(out / "ckpt2" / "model"), write_meta_graph=False)
+            prefix2 = saver.save(s, str(out / "ckpt2" / "model"), write_meta_graph=False)
+            assert sorted(os.listdir(out / "ckpt2")) == [
+                "checkpoint", "model.data-00000-of-00002", "model.data-00001-of-00002", "model.index"]
             y_val, m_val = (np.asarray(v) for v in s.run(["y:0", "m:0"], {x: x_in}))
             frozen = tf.graph_util.convert_variables_to_constants(s, g.as_graph_def(), ["y", "m"])
             writer = tf.summary.FileWriter(str(out / "events"), g)
@@ -401,6 +407,7 @@ def write_our_files(out: Path) -> dict:
     tf.train.write_graph(frozen, str(out), "frozen.pb", as_text=False)
     return {
         "checkpoint_dir": str(out / "ckpt"), "prefix": prefix, "events": str(out / "events"),
+        "checkpoint_dir_two_shards": str(out / "ckpt2"), "prefix_two_shards": prefix2,
         "graph_pbtxt": str(out / "graph.pbtxt"), "frozen_pb": str(out / "frozen.pb"),
         "x": x_in.tolist(), "y": y_val.tolist(), "m": float(m_val), "losses": losses,
         "ops_pb": str(out / "ops.pb"), "ops": ops_values,

@@ -17,6 +17,7 @@ their reader does not read compressed files.
 from __future__ import annotations
 
 import gzip
+import os
 import struct
 import zlib
 from collections.abc import Iterator
@@ -222,6 +223,36 @@ class _BytesReader:
         pass
 
 
+_CHUNK = 1 << 24  # 16 MiB
+_FIRST_CHUNK = 1 << 16
+
+
+def _read_at_most(f: Any, length: int) -> bytes:
+    """``f.read(length)`` that allocates no more than the file holds: a plain file's size
+    bounds the read (a header claiming 2**62 bytes reads what is left); a decompressed stream
+    is read in chunks (64 KiB doubling up to 16 MiB) until it ends."""
+    left = None
+    if not isinstance(f, gzip.GzipFile | _BytesReader):  # a stream's size is not its file's (GzipFile.fileno)
+        try:
+            left = os.fstat(f.fileno()).st_size - f.tell()
+        except (AttributeError, OSError, ValueError):
+            left = None
+    if left is not None:
+        return f.read(max(0, min(length, left))) if length > 0 else b""
+    if length <= _FIRST_CHUNK:
+        return f.read(length) if length > 0 else b""
+    parts: list[bytes] = []
+    got, chunk = 0, _FIRST_CHUNK
+    while got < length:  # chunks doubling up to 16 MiB: at most about twice what the stream holds
+        part = f.read(min(chunk, length - got))
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+        chunk = min(2 * chunk, _CHUNK)
+    return b"".join(parts)
+
+
 def _records(f: Any, path: str) -> Iterator[bytes]:
     def loss(what: str) -> errors.OpError:
         return errors.DataLossError(None, None, f"{path}: corrupted record ({what})")
@@ -236,10 +267,10 @@ def _records(f: Any, path: str) -> Iterator[bytes]:
             (length,) = struct.unpack("<Q", header[:8])
             if struct.unpack("<I", header[8:])[0] != _masked_crc(header[:8]):
                 raise loss("length checksum mismatch")
-            data = f.read(length)
+            data = _read_at_most(f, length)
             footer = f.read(4)
             if len(data) < length or len(footer) < 4:
-                raise loss("truncated data")
+                raise loss(f"truncated data: the header claims {length} bytes")
             if struct.unpack("<I", footer)[0] != _masked_crc(data):
                 raise loss("data checksum mismatch")
             yield data

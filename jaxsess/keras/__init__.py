@@ -7,6 +7,7 @@ Keras' names (``dense/kernel:0``); ``Sequential`` and the functional
 """
 
 from jaxsess.keras import (
+    __internal__ as __internal__,
     activations as activations,
     backend as backend,
     callbacks as callbacks,

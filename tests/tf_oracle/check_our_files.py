@@ -35,6 +35,11 @@ def main(path: str) -> int:
     for name, value in info["variables"].items():
         np.testing.assert_allclose(reader.get_tensor(name), value, rtol=1e-6)
     assert reader.get_variable_to_dtype_map()["counts"] == tf.int32
+    # a checkpoint saved over its own prefix (jaxsess's atomic save: two data shards, the second empty)
+    assert tf.train.latest_checkpoint(info["checkpoint_dir_two_shards"]) == info["prefix_two_shards"]
+    reader = tf.train.load_checkpoint(info["prefix_two_shards"])
+    for name, value in info["variables"].items():
+        np.testing.assert_allclose(reader.get_tensor(name), value, rtol=1e-6)
 
     # the .pbtxt GraphDef imports, its variables restore from our checkpoint, it computes our values
     g = tf.Graph()

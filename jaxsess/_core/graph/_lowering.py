@@ -453,6 +453,27 @@ def prune(
     return sorted(needed, key=lambda o: o._id)
 
 
+def _forward_writers(pruned: Sequence[Operation]) -> list[Operation]:
+    """The control-flow ops that assign variables (``var_writes``) and that the run reaches only
+    inside the sub-graph of an op whose writes do not escape it (a gradient, which re-evaluates
+    its forward pass): they are evaluated at the top level too, once, as in TF, where the
+    gradient of a ``cond``/``while_loop`` reads its forward op's outputs, so that op and its
+    assigns run whenever the gradient does (a batch norm updating its moving averages inside
+    ``tf.cond``, trained by running the train op alone: recorded by the corpus program
+    ``v33_batchnorm_cond_train_op_only``)."""
+    have = set(pruned)
+    extra: list[Operation] = []
+    for op in pruned:
+        if op._op_def.lowering is None or "var_writes" in op.attrs:
+            continue
+        for sub in op.attrs.get("sub_ops", ()):
+            for s_op in sub:
+                if s_op not in have and s_op._op_def.lowering is not None and s_op.attrs.get("var_writes"):
+                    have.add(s_op)
+                    extra.append(s_op)
+    return extra
+
+
 def _assign_targets(op: Operation) -> tuple[Operation, ...]:
     """The variable ops an assign-like op writes (a control-flow op: those its bodies assign)."""
     od = op._op_def
@@ -500,6 +521,12 @@ def lower(fetches: Sequence[Tensor], feeds: Sequence[Tensor], targets: Sequence[
     fetches, feeds, targets = list(fetches), list(feeds), list(targets)
     fed = set(feeds)
     pruned = prune(fetches, targets, fed, device=True)
+    while True:
+        extra = _forward_writers(pruned)
+        if not extra:
+            break
+        targets_plus = [*targets, *extra]
+        pruned = prune(fetches, targets_plus, fed, device=True)
     for op in pruned:
         if op.type == "Placeholder" and op.outputs[0] not in fed:
             raise _missing_feed(op.outputs[0])

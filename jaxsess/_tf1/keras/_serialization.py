@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import marshal
+import threading
 import types
 from typing import Any
 
@@ -25,7 +26,8 @@ from jaxsess._tf1.keras import (
     regularizers as regularizers,
 )
 
-__all__ = ["serialize_value", "deserialize_value", "func_dump", "func_load"]
+__all__ = ["serialize_value", "deserialize_value", "func_dump", "func_load", "in_safe_mode", "scoped_safe_mode", "SafeModeScope",
+           "enable_unsafe_deserialization", "UNSAFE_LAMBDA_MESSAGE"]
 
 
 def func_dump(fn: types.FunctionType) -> tuple[str, Any, Any]:
@@ -36,8 +38,72 @@ def func_dump(fn: types.FunctionType) -> tuple[str, Any, Any]:
     return code, fn.__defaults__, closure
 
 
+# -- safe mode: no code from files unless opted in ------------------------------------------------
+
+#: Keras' message (``tf_keras`` 2.21 ``Lambda.from_config``, recorded by
+#: ``tests/tf_oracle/record_safety_goldens.py``), raised as ``ValueError``.
+UNSAFE_LAMBDA_MESSAGE = (
+    "Requested the deserialization of a Lambda layer with a Python `lambda` inside it. This carries a potential "
+    "risk of arbitrary code execution and thus it is disallowed by default. If you trust the source of the saved "
+    "model, you can pass `safe_mode=False` to the loading function in order to allow Lambda layer loading."
+)
+
+_SAFE_MODE = threading.local()
+_unsafe_everywhere = False
+
+
+def scoped_safe_mode() -> bool | None:
+    """The safe mode set around this call: the innermost :class:`SafeModeScope` of this thread,
+    else ``False`` after :func:`enable_unsafe_deserialization`, else ``None`` (a loading
+    function's own ``safe_mode`` argument decides, as Keras' ``deserialize_keras_object``)."""
+    scoped = getattr(_SAFE_MODE, "safe_mode", None)
+    if scoped is None and _unsafe_everywhere:
+        return False
+    return scoped if scoped is None else bool(scoped)
+
+
+def in_safe_mode() -> bool:
+    """Whether deserialising Python bytecode (a ``Lambda`` layer's ``lambda``) is refused here:
+    :func:`scoped_safe_mode`, and ``True`` when nothing set it (jaxsess refuses by default
+    everywhere; ``tf_keras`` 2.21 only inside its loading functions)."""
+    scoped = scoped_safe_mode()
+    return True if scoped is None else scoped
+
+
+class SafeModeScope:
+    """``with SafeModeScope(safe_mode):`` sets :func:`in_safe_mode` for this thread, as Keras'
+    ``keras.saving.SafeModeScope`` (``load_model(safe_mode=...)`` uses it)."""
+
+    def __init__(self, safe_mode: bool = True) -> None:
+        self.safe_mode = bool(safe_mode)
+        self._outer: bool | None = None
+
+    def __enter__(self) -> SafeModeScope:
+        self._outer = getattr(_SAFE_MODE, "safe_mode", None)
+        _SAFE_MODE.safe_mode = self.safe_mode
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _SAFE_MODE.safe_mode = self._outer
+
+
+def enable_unsafe_deserialization() -> None:
+    """Allows ``Lambda`` bytecode from configs and files in every thread (outside a
+    ``SafeModeScope(True)``), as Keras' ``keras.config.enable_unsafe_deserialization``:
+    only for files you trust — loading one then runs code it holds."""
+    global _unsafe_everywhere
+    _unsafe_everywhere = True
+
+
 def func_load(code: Any, defaults: Any = None, closure: Any = None, globs: dict[str, Any] | None = None) -> Any:
-    """The function written by :func:`func_dump`, as Keras' ``generic_utils.func_load``."""
+    """The function written by :func:`func_dump`, as Keras' ``generic_utils.func_load``.
+
+    Raises:
+      ValueError: in safe mode (the default: :func:`in_safe_mode`), with Keras' message; the
+        bytecode is not even decoded.
+    """
+    if in_safe_mode():
+        raise ValueError(UNSAFE_LAMBDA_MESSAGE)
     if isinstance(code, list | tuple):
         code, defaults, closure = code
         if isinstance(defaults, list):

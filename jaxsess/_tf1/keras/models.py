@@ -36,6 +36,7 @@ from jaxsess._tf1.keras import (
     _custom_objects as _custom_objects,
     _hdf5 as _hdf5,
     _optimizers as _optimizers,
+    _serialization as _serialization,
     _tf_saved_model as _tf_saved_model,
     backend as K,
     layers as _layers,
@@ -1421,20 +1422,47 @@ def deserialize_layer(item: dict[str, Any], custom_objects: dict[str, Any] | Non
     return cls.from_config(item["config"])
 
 
-def model_from_config(config: dict[str, Any], custom_objects: dict[str, Any] | None = None) -> Model:
-    """A model (new weights) from ``{"class_name", "config"}``, as ``tf.keras.models.model_from_config``."""
-    return deserialize_layer(config, custom_objects)  # type: ignore[no-any-return]
+def model_from_config(config: dict[str, Any], custom_objects: dict[str, Any] | None = None,
+                      safe_mode: bool = True) -> Model:
+    """A model (new weights) from ``{"class_name", "config"}``, as ``tf.keras.models.model_from_config``.
+
+    Args:
+      safe_mode: refuse ``Lambda`` layers whose function is Python bytecode in the config
+        (running it would run code from the file); ``False`` allows them, for configs you
+        trust (as Keras' ``safe_mode``; also ``keras.config.enable_unsafe_deserialization()``).
+        An enclosing ``SafeModeScope`` decides instead.
+
+    Raises:
+      ValueError: an unknown class; a config of the wrong shape (a missing key, a wrong
+        type); a ``Lambda`` with bytecode in safe mode (Keras' message).
+    """
+    scoped = _serialization.scoped_safe_mode()
+    with _serialization.SafeModeScope(safe_mode if scoped is None else scoped):
+        try:
+            return deserialize_layer(config, custom_objects)  # type: ignore[no-any-return]
+        except (KeyError, TypeError, AttributeError, IndexError, RecursionError) as e:
+            # a config of the wrong shape (a damaged file): Keras raises ValueError for what it checks
+            raise ValueError(f"Malformed Keras model config: {type(e).__name__}: {e}") from None
 
 
-def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = None) -> Model:
+def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = None, safe_mode: bool = True) -> Model:
     """A model (new weights) from :meth:`Model.to_json`'s output (or TF's), as
-    ``tf.keras.models.model_from_json``."""
-    return model_from_config(json.loads(json_string), custom_objects)
+    ``tf.keras.models.model_from_json``.
+
+    Args:
+      safe_mode: as :func:`model_from_config` (default: ``Lambda`` bytecode is refused, as Keras).
+
+    Raises:
+      ValueError: not JSON; an unknown class; a ``Lambda`` with bytecode in safe mode.
+    """
+    return model_from_config(json.loads(json_string), custom_objects, safe_mode=safe_mode)
 
 
 def _clone_layer(layer: Layer) -> Layer:
-    """A new layer of ``layer``'s class and config (new weights), as tf_keras' ``_clone_layer``."""
-    return type(layer).from_config(layer.get_config())  # type: ignore[no-any-return]
+    """A new layer of ``layer``'s class and config (new weights), as tf_keras' ``_clone_layer``
+    (a ``Lambda``'s bytecode comes from this process, not a file: safe mode is off here)."""
+    with _serialization.SafeModeScope(False):
+        return type(layer).from_config(layer.get_config())  # type: ignore[no-any-return]
 
 
 def clone_model(model: Model, input_tensors: Any = None, clone_function: Any = None) -> Model:
@@ -1558,43 +1586,61 @@ _DIR_MODEL_FILE = "keras_model.h5"
 
 
 def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, compile: bool = True,  # noqa: A002
-               options: Any = None) -> Model:
+               options: Any = None, safe_mode: bool = True) -> Model:
     """The model written by :meth:`Model.save` (or TF's Keras ``model.save('x.h5')``), with its
     weights and, when ``compile`` and the file has a training config, compiled with its
     optimizer (fresh slots), loss and metrics, as ``tf.keras.models.load_model``.
 
+    Args:
+      safe_mode: refuse ``Lambda`` layers stored as Python bytecode (loading them runs code
+        from the file), as Keras 3 and the ``.keras`` format of ``tf_keras``; ``False``
+        allows them for files you trust. (``tf_keras`` 2.21 ignores ``safe_mode`` for
+        ``.h5`` files and runs their bytecode; jaxsess refuses it there too.)
+
     Raises:
-      OSError: no such file.
-      ValueError: an unknown layer, loss or metric (pass it in ``custom_objects``).
+      OSError: no such file, or not an HDF5 file.
+      ValueError: an unknown layer, loss or metric (pass it in ``custom_objects``); a
+        damaged file (names it); a ``Lambda`` with bytecode in safe mode (Keras' message).
     """
     path = os.fspath(filepath)
     custom = {**_custom_objects.active_custom_objects(), **(custom_objects or {})}
     training: Any = None
-    if os.path.isdir(path) and _tf_saved_model.is_keras_saved_model(path):
-        meta = _tf_saved_model.read_keras_metadata(path)
-        model = model_from_config({"class_name": meta["class_name"], "config": meta["config"]}, custom)
-        _tf_saved_model.restore_weights(path, model)
-        training = meta.get("training_config")
-    else:
-        if os.path.isdir(path):
-            if not os.path.exists(os.path.join(path, _DIR_MODEL_FILE)):
-                raise OSError(f"No file or directory found at {path} (a directory jaxsess reads holds "
-                              f"{_DIR_MODEL_FILE}, or TF Keras' keras_metadata.pb + saved_model.pb).")
-            path = os.path.join(path, _DIR_MODEL_FILE)
-        if not os.path.exists(path):
-            raise OSError(f"No file or directory found at {path}")
-        with _hdf5.h5py.File(path, "r") as f:
-            raw = f.attrs.get("model_config")
-            if raw is None:
-                raise ValueError(f"No model config found in the file at {path}.")
-            config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
-            model = model_from_config(config, custom)
-            _hdf5.load_weights_from_group(f["model_weights"], model.layers)
-            training = f.attrs.get("training_config")
+    try:
+        if os.path.isdir(path) and _tf_saved_model.is_keras_saved_model(path):
+            meta = _tf_saved_model.read_keras_metadata(path)
+            model = model_from_config({"class_name": meta["class_name"], "config": meta["config"]}, custom,
+                                      safe_mode=safe_mode)
+            _tf_saved_model.restore_weights(path, model)
+            training = meta.get("training_config")
+        else:
+            if os.path.isdir(path):
+                if not os.path.exists(os.path.join(path, _DIR_MODEL_FILE)):
+                    raise OSError(f"No file or directory found at {path} (a directory jaxsess reads holds "
+                                  f"{_DIR_MODEL_FILE}, or TF Keras' keras_metadata.pb + saved_model.pb).")
+                path = os.path.join(path, _DIR_MODEL_FILE)
+            if not os.path.exists(path):
+                raise OSError(f"No file or directory found at {path}")
+            with _hdf5.h5py.File(path, "r") as f:
+                raw = f.attrs.get("model_config")
+                if raw is None:
+                    raise ValueError(f"No model config found in the file at {path}.")
+                config = json.loads(raw.decode("utf8") if isinstance(raw, bytes) else raw)
+                model = model_from_config(config, custom, safe_mode=safe_mode)
+                _hdf5.load_weights_from_group(f["model_weights"], model.layers)
+                training = f.attrs.get("training_config")
+    except (OSError, ValueError):
+        raise
+    except Exception as e:  # a damaged file: h5py's KeyError/RuntimeError, a config of the wrong shape
+        raise ValueError(f"Unable to load the model file {path}: {type(e).__name__}: {e}") from None
     if compile and training is not None:
-        tc = training if isinstance(training, dict) else \
-            json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
-        optimizer = _optimizers.deserialize(tc["optimizer_config"], custom)
+        try:
+            tc = training if isinstance(training, dict) else \
+                json.loads(training.decode("utf8") if isinstance(training, bytes) else training)
+            optimizer = _optimizers.deserialize(tc["optimizer_config"], custom)
+        except ValueError:
+            raise
+        except Exception as e:  # a damaged training config
+            raise ValueError(f"Unable to load the training config of {path}: {type(e).__name__}: {e}") from None
 
         def resolve(spec: Any) -> Any:
             if isinstance(spec, str) and spec in custom:
@@ -1616,6 +1662,11 @@ def load_model(filepath: str, custom_objects: dict[str, Any] | None = None, comp
                 return [resolve(v) for v in spec]
             return spec
 
-        model.compile(optimizer=optimizer, loss=resolve(tc["loss"]), metrics=resolve(tc.get("metrics")),
-                      loss_weights=tc.get("loss_weights"))
+        try:
+            loss, metrics = resolve(tc["loss"]), resolve(tc.get("metrics"))
+        except ValueError:
+            raise
+        except Exception as e:  # a damaged training config
+            raise ValueError(f"Unable to load the training config of {path}: {type(e).__name__}: {e}") from None
+        model.compile(optimizer=optimizer, loss=loss, metrics=metrics, loss_weights=tc.get("loss_weights"))
     return model

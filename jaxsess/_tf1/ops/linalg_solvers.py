@@ -76,9 +76,11 @@ def _svd(x: Any, *, full_matrices: bool = False, compute_uv: bool = True) -> Any
 
 @register_op("SelfAdjointEigV2", num_outputs=2, default_name="SelfAdjointEigV2")
 def _self_adjoint_eig(x: Any, *, compute_v: bool = True) -> Any:
+    # TF reads the lower triangle only (recorded: tests/tf1_corpus/programs/v33_self_adjoint_eig.py);
+    # JAX's eigh symmetrises its input by default, which also reads the upper one
+    e, v = jnp.linalg.eigh(x, UPLO="L", symmetrize_input=False)
     if not compute_v:
-        return jnp.linalg.eigvalsh(x), jnp.zeros((0,), x.dtype)
-    e, v = jnp.linalg.eigh(x)
+        return e, jnp.zeros((0,), x.dtype)
     return e, v
 
 

@@ -795,14 +795,32 @@ def _arg_from_tf(a: dict[str, Any], consts: list[np.ndarray]) -> dict[str, Any]:
 _ARG_TF = TFOp(types={"T": 0, "Tidx": 1}, to_tf=_arg_to_tf, from_tf=_arg_from_tf, n_const=1)
 
 
+def _tf_arg_reduce(x: Any, axis: int, largest: bool) -> Any:
+    """The index TF's CPU ``ArgMax``/``ArgMin`` kernels give (Eigen's tuple reducer): start
+    from ``(0, lowest())`` (``highest()`` for the minimum) and take an element only when it is
+    strictly greater (smaller), the first on ties. So NaN is never taken, and a slice with no
+    element beyond ``lowest()`` (all NaN, all ``-inf``) gives 0 (recorded from TF 2.21:
+    ``tests/tf1_corpus/programs/v33_argmax_nan.py``); XLA's argmax would take the NaN."""
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return jnp.argmax(x, axis=axis) if largest else jnp.argmin(x, axis=axis)
+    info = jnp.finfo(x.dtype)
+    if largest:
+        valid = x > info.min  # False for NaN
+        idx = jnp.argmax(jnp.where(valid, x, -jnp.inf), axis=axis)
+    else:
+        valid = x < info.max
+        idx = jnp.argmin(jnp.where(valid, x, jnp.inf), axis=axis)
+    return jnp.where(jnp.any(valid, axis=axis), idx, 0)
+
+
 @register_op("ArgMax", default_name="ArgMax", tf=_ARG_TF)
 def _argmax(x: Any, *, axis: int, output_type: _dtypes.DType) -> Any:
-    return jnp.argmax(x, axis=axis).astype(output_type.np_dtype)
+    return _tf_arg_reduce(x, axis, True).astype(output_type.np_dtype)
 
 
 @register_op("ArgMin", default_name="ArgMin", tf=_ARG_TF)
 def _argmin(x: Any, *, axis: int, output_type: _dtypes.DType) -> Any:
-    return jnp.argmin(x, axis=axis).astype(output_type.np_dtype)
+    return _tf_arg_reduce(x, axis, False).astype(output_type.np_dtype)
 
 
 def _arg(op_type: str, input: Any, axis: Any, name: Any, dimension: Any, output_type: Any) -> Any:

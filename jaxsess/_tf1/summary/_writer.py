@@ -1,6 +1,8 @@
 """``tf.compat.v1.summary.FileWriter``: TensorBoard event files, written by TensorBoard's own
 ``EventFileWriter`` (``events.out.tfevents.<time>.<host>`` in ``logdir``, TFRecord framing,
-masked CRC32C), read by TensorBoard and by TF's ``summary_iterator``."""
+masked CRC32C) through TensorBoard's TensorFlow stub (:mod:`._event_file`: ``tensorflow`` is
+never imported), read by TensorBoard and by TF's ``summary_iterator``; read back by
+:func:`summary_iterator` with jaxsess's bounded TFRecord reader."""
 
 from __future__ import annotations
 
@@ -10,28 +12,31 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-from tensorboard.backend.event_processing.event_file_loader import RawEventFileLoader
-from tensorboard.summary.writer.event_file_writer import EventFileWriter
 
 from jaxsess._core import _tfproto as _tfproto, errors as errors
 from jaxsess._core.graph._graph import Graph
 from jaxsess._core.graph._graph_def import graph_to_graph_def
+from jaxsess._tf1 import python_io as _python_io
+from jaxsess._tf1.summary._event_file import EventFileWriter
 
 __all__ = ["FileWriter", "FileWriterCache", "summary_iterator"]
 
 
 def summary_iterator(path: str) -> Iterator[Any]:
     """The ``Event`` protos of the event file ``path``, in order, as
-    ``tf.compat.v1.train.summary_iterator`` (records read by TensorBoard's ``RawEventFileLoader``;
-    a truncated last record ends the iteration, as TensorBoard's reader does).
+    ``tf.compat.v1.train.summary_iterator`` (TF reads it as a TFRecord file:
+    :func:`jaxsess._tf1.python_io.tf_record_iterator`, which checks every
+    record's length against the bytes left in the file before reading it).
 
     Raises:
       NotFoundError: ``path`` does not exist.
-      DataLossError: a record (its checksum correct) is not an ``Event`` (names the file).
+      DataLossError: a checksum mismatch, a truncated record (as TF: also the
+        last one, ``truncated record``), a length beyond the end of the file,
+        or a record that is not an ``Event`` (names the file).
     """
     if not os.path.isfile(path):
         raise errors.NotFoundError(None, None, f"{path}; No such file or directory")
-    for record in RawEventFileLoader(path).Load():
+    for record in _python_io.tf_record_iterator(path):
         try:
             event = _tfproto.Event.FromString(record)
         except Exception:  # noqa: BLE001 - protobuf's DecodeError (its class differs between backends)

@@ -28,6 +28,7 @@ from jaxsess._core import _tfproto as _tfproto
 from jaxsess._core.graph._graph import Graph, GraphKeys, Operation, Tensor, get_default_graph
 from jaxsess._core.graph._graph_def import graph_to_graph_def, import_graph_def
 from jaxsess._tf1.ops.state_ops import Variable
+from jaxsess._tf1.train import _atomic_files as _atomic_files
 
 __all__ = ["export_meta_graph", "import_meta_graph_def", "read_meta_graph_file"]
 
@@ -115,8 +116,7 @@ def export_meta_graph(
     if filename:
         data = text_format.MessageToString(meta).encode("utf-8") if as_text else meta.SerializeToString()
         os.makedirs(os.path.dirname(filename) or ".", exist_ok=True)
-        with open(filename, "wb") as f:
-            f.write(data)
+        _atomic_files.write_files([(filename, data)])  # whole or not at all, no temporary left
     return meta
 
 

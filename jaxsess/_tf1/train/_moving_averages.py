@@ -31,7 +31,7 @@ from jaxsess._tf1.ops.state_ops import (
     moving_average_variables as _moving_average_variables,
     trainable_variables,
 )
-from jaxsess._tf1.ops.variable_scope import get_variable, variable_scope
+from jaxsess._tf1.ops.variable_scope import get_variable, get_variable_scope, variable_scope
 
 __all__ = ["ExponentialMovingAverage", "assign_moving_average"]
 
@@ -117,6 +117,9 @@ class ExponentialMovingAverage:
         var_list = list(trainable_variables() if var_list is None else var_list)
         graph = get_default_graph()
         debiased: set[Any] = set()
+        # TF's slot_creator opens ``variable_scope(None, '<var>/<name>')``: under the current variable scope
+        scope_name = get_variable_scope().name
+        prefix = f"{scope_name}/" if scope_name else ""
         for var in var_list:
             if _dtypes.as_dtype(var.dtype) not in _FLOATS:
                 raise TypeError(f"The variables must be half, float, or double: {var.name}")
@@ -126,13 +129,13 @@ class ExponentialMovingAverage:
             with graph.name_scope(None), graph.control_dependencies(None):
                 if isinstance(var, Variable):
                     with graph.device(var.device or None):
-                        avg = Variable(var.initial_value, trainable=False, name=f"{var.op.name}/{self._name}",
+                        avg = Variable(var.initial_value, trainable=False, name=f"{prefix}{var.op.name}/{self._name}",
                                        dtype=var.dtype)
                     add_to_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, var)
                 else:
                     shape = var.shape.as_list()
                     avg = Variable(lambda shape=shape, dtype=var.dtype: zeros(shape, dtype), trainable=False,
-                                   name=f"{var.op.name}/{self._name}")
+                                   name=f"{prefix}{var.op.name}/{self._name}")
                     if self._zero_debias:
                         debiased.add(avg.op)
             self._averages[key] = avg

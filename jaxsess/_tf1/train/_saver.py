@@ -269,7 +269,7 @@ def _read_checkpoint(path: str) -> dict[str, np.ndarray]:
     with open(path, "rb") as f:  # we own the handle: closed even when np.load fails
         try:
             npz = np.load(f, allow_pickle=False)
-        except (ValueError, OSError, EOFError, zipfile.BadZipFile) as e:
+        except (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError) as e:  # zip version
             raise loss(f"{type(e).__name__}: {e}") from None
         if not isinstance(npz, np.lib.npyio.NpzFile):
             raise loss("a single .npy array, not an .npz archive")

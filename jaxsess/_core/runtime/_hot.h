@@ -37,6 +37,7 @@
 
 extern PyObject *hot_concrete;       /* the registry's set of concrete jax.Array types (configure_registry) */
 extern int hot_registry_configured;  /* configure_registry has run: the registry's twins may run */
+extern PyObject *hot_nbytes_cache;  /* _resources._nbytes_cache: aval -> bytes (configure_registry, _hot_registry.c) */
 
 /* Interned attribute names more than one file uses. */
 extern PyObject *hot_s_acquire, *hot_s_closed, *hot_s_pending, *hot_s_raise_translated;
@@ -98,6 +99,7 @@ int hot_registry_init(PyObject *module);
 
 int hot_run_init(PyObject *module);
 int hot_jit_init(PyObject *module);
+int hot_wrap_init(PyObject *module);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

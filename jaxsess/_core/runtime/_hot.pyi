@@ -77,3 +77,18 @@ class SessionJit:
         by_buffer: bool,
     ) -> None: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+class WrapCall:
+    _python: Callable[..., Any]
+    _fn: Callable[..., Any]
+    __wrapped__: Callable[..., Any]
+    def __init__(
+        self,
+        slow: Callable[..., Any],
+        session: BaseSession,
+        registry: OwnershipRegistry,
+        fn: Callable[..., Any],
+        producer: str,
+        tree_leaves: Callable[[Any], list[Any]],
+    ) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -17,7 +17,7 @@
 #include "_hot.h"
 
 static PyObject *s_inflight, *s_died, *s_dead, *s_owned, *s_reap, *s_allocated, *s_live_bytes, *s_peak_bytes;
-static PyObject *s_collect_at, *s_pressure, *s_wake, *s_set, *s_aval, *s_own_fresh;
+static PyObject *s_freed, *s_collect_at, *s_pressure, *s_wake, *s_set, *s_aval, *s_own_fresh;
 
 /* Removes the last occurrence of `me` from `inflight` (list.remove of a
  * multiset: which one does not matter), keeping any exception set. */
@@ -80,30 +80,99 @@ add_ll(PyObject *obj, PyObject *name, long long delta, long long *now)
     return r;
 }
 
+/* Caller holds the lock: OwnershipRegistry._reap, inlined (the entries of
+ * arrays that died dropped and counted freed, the budget's pressure lifted
+ * once live bytes are back under it). */
+static int
+reap_locked(PyObject *reg, PyObject *owned)
+{
+    PyObject *dead = PyObject_GetAttr(reg, s_dead);
+    if (dead == NULL)
+        return -1;
+    if (!PyList_CheckExact(dead)) {
+        Py_DECREF(dead);
+        PyObject *r = PyObject_CallMethodNoArgs(reg, s_reap);
+        Py_XDECREF(r);
+        return r == NULL ? -1 : 0;
+    }
+    Py_ssize_t nd = PyList_GET_SIZE(dead);
+    if (nd == 0) {
+        Py_DECREF(dead);
+        return 0;
+    }
+    PyObject *batch = PyList_GetSlice(dead, 0, nd);
+    int rc = batch == NULL ? -1 : PyList_SetSlice(dead, 0, nd, NULL);
+    Py_DECREF(dead);
+    if (rc < 0) {
+        Py_XDECREF(batch);
+        return -1;
+    }
+    long long freed = 0, bytes = 0;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        PyObject *key = PyLong_FromVoidPtr(PyList_GET_ITEM(batch, i));
+        if (key == NULL)
+            goto fail;
+        PyObject *entry = PyDict_GetItemWithError(owned, key); /* borrowed */
+        if (entry == NULL) {
+            Py_DECREF(key);
+            if (PyErr_Occurred())
+                goto fail;
+            continue;
+        }
+        long long nb = PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) > 1 ? PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 1))
+                                                                            : -1;
+        if (nb == -1 && PyErr_Occurred()) {
+            Py_DECREF(key);
+            goto fail;
+        }
+        rc = PyDict_DelItem(owned, key);
+        Py_DECREF(key);
+        if (rc < 0)
+            goto fail;
+        freed++;
+        bytes += nb;
+    }
+    Py_DECREF(batch);
+    if (freed == 0)
+        return 0;
+    long long live;
+    if (add_ll(reg, s_live_bytes, -bytes, &live) < 0 || add_ll(reg, s_freed, freed, NULL) < 0)
+        return -1;
+    int pressure = hot_attr_true(reg, s_pressure);
+    if (pressure <= 0)
+        return pressure;
+    PyObject *collect_at = PyObject_GetAttr(reg, s_collect_at);
+    if (collect_at == NULL)
+        return -1;
+    if (collect_at == Py_None) {
+        Py_DECREF(collect_at);
+        return 0;
+    }
+    long long at = PyLong_AsLongLong(collect_at);
+    Py_DECREF(collect_at);
+    if (at == -1 && PyErr_Occurred())
+        return -1;
+    return live <= at ? PyObject_SetAttr(reg, s_pressure, Py_False) : 0;
+fail:
+    Py_DECREF(batch);
+    return -1;
+}
+
 /* Caller holds the lock: enters `leaves` (concrete arrays; refs and sizes
  * made) as _insert does, after _reap when arrays died. */
 static int
 enter_locked(PyObject *reg, PyObject *refs, PyObject *sizes, long long total, PyObject *producer)
 {
-    PyObject *dead = PyObject_GetAttr(reg, s_dead);
-    if (dead == NULL)
-        return -1;
-    Py_ssize_t ndead = PyObject_Length(dead);
-    Py_DECREF(dead);
-    if (ndead < 0)
-        return -1;
-    if (ndead > 0) {
-        PyObject *r = PyObject_CallMethodNoArgs(reg, s_reap);
-        if (r == NULL)
-            return -1;
-        Py_DECREF(r);
-    }
     PyObject *owned = PyObject_GetAttr(reg, s_owned);
     if (owned == NULL)
         return -1;
     if (!PyDict_Check(owned)) {
         Py_DECREF(owned);
         PyErr_SetString(PyExc_TypeError, "jaxsess._core.runtime._hot: the registry's _owned is not a dict");
+        return -1;
+    }
+    if (reap_locked(reg, owned) < 0) {
+        Py_DECREF(owned);
         return -1;
     }
     Py_ssize_t n = PyList_GET_SIZE(refs);
@@ -409,6 +478,7 @@ hot_wrap_init(PyObject *module)
     HOT_INTERN(s_allocated, "_allocated");
     HOT_INTERN(s_live_bytes, "_live_bytes");
     HOT_INTERN(s_peak_bytes, "_peak_bytes");
+    HOT_INTERN(s_freed, "_freed");
     HOT_INTERN(s_collect_at, "_collect_at");
     HOT_INTERN(s_pressure, "_pressure");
     HOT_INTERN(s_wake, "_wake");

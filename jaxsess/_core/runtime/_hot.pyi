@@ -69,15 +69,6 @@ def configure_registry(
 ) -> None: ...
 def swap_pinned(registry: OwnershipRegistry, olds: Sequence[jax.Array], news: Sequence[jax.Array], /) -> bool: ...
 
-class SessionJit:
-    _python: Callable[..., Any]
-    _jitted: Callable[..., Any]
-    def __init__(
-        self, slow: Callable[..., Any], session: BaseSession, registry: OwnershipRegistry, jitted: Callable[..., Any],
-        by_buffer: bool,
-    ) -> None: ...
-    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
-
 class WrapCall:
     _python: Callable[..., Any]
     _fn: Callable[..., Any]

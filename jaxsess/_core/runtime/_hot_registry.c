@@ -642,7 +642,7 @@ configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
 static PyMethodDef registry_methods[] = {
     {"configure_registry", (PyCFunction)(void (*)(void))configure_registry, METH_VARARGS | METH_KEYWORDS,
      "configure_registry(*, nbytes_cache, nbytes_of_cache, perf_counter, max_age, concrete): what SafePoint, "
-     "swap_pinned and SessionJit use (concrete: the set of concrete jax.Array types); until it is called they "
+     "swap_pinned and WrapCall use (concrete: the set of concrete jax.Array types); until it is called they "
      "call the Python code."},
     {"swap_pinned", (PyCFunction)(void (*)(void))swap_common, METH_FASTCALL,
      "swap_pinned(registry, olds, news) -> bool: OwnershipRegistry.swap_pinned's common case (every old array "

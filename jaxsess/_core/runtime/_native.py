@@ -6,8 +6,7 @@ runs the Python code it accelerates: ``Session.run``'s and
 ``make_callable``'s cache-hit paths (training steps included), the ownership
 registry's safe point and variable swap, and the calls of ``session.wrap``/
 ``session.jit`` functions of a fresh callable (one C file each: ``_hot.c``,
-``_hot_registry.c``, ``_hot_wrap.c``; ``_hot_jit.c``'s ``SessionJit`` is the
-older ``session.jit`` twin).
+``_hot_registry.c``, ``_hot_wrap.c``).
 Both do the same thing; the Python code is the reference.
 """
 

@@ -17,7 +17,7 @@ setup(
     ext_modules=[
         Extension(
             "jaxsess._core.runtime._hot",
-            [_HOT + name for name in ("_hot.c", "_hot_registry.c", "_hot_jit.c", "_hot_common.c", "_hot_module.c")],
+            [_HOT + name for name in ("_hot.c", "_hot_registry.c", "_hot_wrap.c", "_hot_common.c", "_hot_module.c")],
             depends=[_HOT + "_hot.h"],
             optional=True,
         )

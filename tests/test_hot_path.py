@@ -382,3 +382,126 @@ def test_both_paths_are_taken() -> None:
         f = sess.make_callable(m["elements"]["d"], [m["y"]])
         assert type(tf.Session.run).__name__ == "HotRun" and tf.Session.run.__wrapped__.__name__ == "run"
         assert type(f).__name__ == "HotRunner" and f.__wrapped__.__name__ == "runner"
+
+
+# -- session.wrap / session.jit of a fresh callable: WrapCall (_hot_wrap.c) against `call` ---------------------------
+
+# Output structures of the wrapped functions: one array, pytrees of arrays, a
+# non-array leaf (the Python own_fresh), nothing owned, new shapes (an aval the
+# size cache has not seen yet: the Python path fills it).
+_WRAP_OUTPUTS: dict[str, Callable[[Any], Any]] = {
+    "one": lambda v: v * 2.0,
+    "tuple": lambda v: (v + 1.0, v * 3.0),
+    "dict": lambda v: {"a": v + 1.0, "b": [v * 2.0, v.sum()]},
+    "nonarray": lambda v: (v + 1.0, 7),
+    "empty": lambda v: (),
+    "wide": lambda v: (jax.numpy.tile(v, 4), v[:1]),
+    "bad": lambda v: v + jax.numpy.ones(5),  # a TypeError from tracing (incompatible shapes)
+}
+_wrap_actions = st.one_of(
+    st.tuples(st.just("call"), st.sampled_from(sorted(_WRAP_OUTPUTS)), st.booleans()),  # keep the result?
+    st.tuples(st.just("drop"), st.integers(0, 7)),
+    st.tuples(st.just("kwargs"), st.sampled_from(["one", "dict"])),
+    st.tuples(st.just("stats")),
+)
+
+
+def _wrap_state(sess: Any, kept: list[Any]) -> Any:
+    st_ = sess.stats()
+    reg = sess._registry
+    return (
+        st_.live_buffers, st_.live_bytes, st_.peak_bytes, st_.allocated_buffers, st_.freed_buffers,
+        sorted((h.producer, h.shape, h.dtype, h.arrays, h.bytes) for h in st_.held),
+        [sess.owns(a) for a in kept], reg._pressure, reg.inflight, len(reg._owned),
+    )
+
+
+@settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    seq=st.lists(_wrap_actions, min_size=3, max_size=20),
+    cleanup=st.sampled_from(["IN_BACKGROUND", "ON_SAFE_POINTS", "ON_SESSION_CLOSE"]),
+    limit=st.sampled_from([None, 40, 4000]),
+    jit=st.booleans(),
+)
+def test_c_and_python_wrap_calls_agree(seq: list[Any], cleanup: str, limit: int | None, jit: bool) -> None:
+    """``session.jit(f)`` / ``session.wrap(jax.jit(f))`` called through the C
+    twin (``WrapCall``) and through its Python ``call`` (``_python``), in two
+    sessions: the same values or errors, the same stats, owned set, budget
+    pressure and in-flight list after every step, and the same closed-session
+    error and deletions after ``close``."""
+    from jaxsess._core.runtime._session import BaseSession
+
+    if cleanup != "ON_SAFE_POINTS":  # the budget's pressure: IN_BACKGROUND's cleaner lifts it when it runs
+        limit = None
+    sessions = [BaseSession(cleanup=cleanup, memory_limit_bytes=limit) for _ in "cp"]
+    x = jax.numpy.arange(3.0)
+    try:
+        fns: list[dict[str, Any]] = []
+        for i, sess in enumerate(sessions):
+            made = {k: sess.jit(f) if jit else sess.wrap(jax.jit(f)) for k, f in _WRAP_OUTPUTS.items()}
+            if i == 1:  # the Python reference path
+                made = {k: getattr(f, "_python", f) for k, f in made.items()}
+            fns.append(made)
+        if C_BUILT and cleanup != "ON_SESSION_CLOSE":
+            assert type(fns[0]["one"]).__name__ == "WrapCall"
+        kept: list[list[Any]] = [[], []]
+        for action in [*seq, ("close",)]:
+            outcomes = []
+            for i, sess in enumerate(sessions):
+                kind = action[0]
+                if kind == "call":
+                    outcome = _outcome_wrap(sess, lambda f=fns[i][action[1]]: f(x))
+                    if action[2] and outcome[0] == "ok":
+                        kept[i].append(outcome[1])
+                elif kind == "kwargs":
+                    outcome = _outcome_wrap(sess, lambda f=fns[i][action[1]]: f(v=x))
+                elif kind == "drop":
+                    if kept[i]:
+                        del kept[i][action[1] % len(kept[i])]
+                    outcome = None
+                elif kind == "close":
+                    leaves = [a for t in kept[i] for a in jax.tree_util.tree_leaves(t) if isinstance(a, jax.Array)]
+                    sess.close()
+                    outcome = (_outcome_wrap(sess, lambda i=i: fns[i]["one"](x)), [a.is_deleted() for a in leaves],
+                               x.is_deleted())
+                else:
+                    outcome = None
+                leaves = [a for t in kept[i] for a in jax.tree_util.tree_leaves(t) if isinstance(a, jax.Array)]
+                outcomes.append((_describe_wrap(outcome), _wrap_state(sess, leaves) if kind != "close" else None))
+            assert outcomes[0] == outcomes[1], action
+    finally:
+        for sess in sessions:
+            sess.close()
+
+
+def _outcome_wrap(sess: Any, f: Callable[[], Any]) -> Any:
+    try:
+        return ("ok", f())
+    except Exception as e:
+        return ("raised", type(e).__name__, str(e), type(e.__cause__).__name__)
+
+
+def _describe_wrap(outcome: Any) -> Any:
+    if not isinstance(outcome, tuple) or not outcome or outcome[0] != "ok":
+        return outcome
+    return ("ok", jax.tree_util.tree_structure(outcome[1]),
+            [(np.asarray(a).tobytes(), str(np.asarray(a).dtype)) for a in jax.tree_util.tree_leaves(outcome[1])])
+
+
+@pytest.mark.skipif(not C_BUILT, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
+def test_wrap_of_a_fresh_callable_is_the_c_twin() -> None:
+    """``session.jit`` and ``session.wrap(jax.jit(f))`` give a ``WrapCall``
+    under the weak strategies, whose ``_python`` is the Python ``call`` and
+    whose ``__wrapped__`` is the callable; ``ON_SESSION_CLOSE`` (strong
+    holding) and non-fresh callables keep the Python function."""
+    from jaxsess._core.runtime._session import BaseSession
+
+    with BaseSession(cleanup="ON_SAFE_POINTS") as s:
+        f = s.jit(lambda v: v + 1.0)
+        j = jax.jit(lambda v: v * 2.0)
+        w = s.wrap(j)
+        assert type(f).__name__ == "WrapCall" and type(w).__name__ == "WrapCall" and w.__wrapped__ is j
+        assert w.__name__ == "<lambda>" and w._python.__name__ == "call"  # update_wrapper on the C twin
+        assert type(s.wrap(lambda v: v)).__name__ == "function"
+    with BaseSession(cleanup="ON_SESSION_CLOSE") as s:
+        assert type(s.jit(lambda v: v + 1.0)).__name__ == "function"

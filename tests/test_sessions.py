@@ -307,8 +307,11 @@ def test_jit_calls_own_outputs_count_donations_and_translate_errors(strategy: Re
 
     f = s.jit(lambda v: v)
     call: Any = f
-    cell = next(c for c in call.__closure__ if c.cell_contents is f.jitted)  # type: ignore[attr-defined]
+    py = getattr(call, "_python", call)  # the C twin (WrapCall) calls its _fn; its Python path, the closure's
+    cell = next(c for c in py.__closure__ if c.cell_contents is f.jitted)
     cell.cell_contents = oom
+    if py is not call:
+        call._fn = oom
     with pytest.raises(jaxsess.errors.ResourceExhaustedError, match="Device out of memory") as info:
         call(x)
     assert isinstance(info.value.__cause__, jax.errors.JaxRuntimeError)

@@ -39,7 +39,7 @@
  * _hot_registry.c, else registry._swap_pinned), and the adoption of device
  * results (hot_adopt, _hot_common.c). The module's other twins live in their
  * own files: _hot_registry.c (OwnershipRegistry's safe point and
- * swap_pinned), _hot_jit.c (session.jit's call); _hot_module.c makes the
+ * swap_pinned), _hot_wrap.c (session.wrap and session.jit calls); _hot_module.c makes the
  * module of them all (see _hot.h).
  *
  * Per call, the Python paths stay reachable: Session.run.__wrapped__ (the

@@ -10,7 +10,7 @@
  *   _hot_registry.c   OwnershipRegistry's safe point (safe_point, sweep) and
  *                     _swap_pinned (_resources.py): SafePoint, swap_pinned,
  *                     configure_registry
- *   _hot_jit.c        the `call` of BaseSession.jit (_session.py): SessionJit
+ *   _hot_wrap.c       the `call` of BaseSession._wrap (_session.py): WrapCall
  *   _hot_common.c     the helpers and globals they share (below)
  *   _hot_module.c     PyInit__hot: the module, with what each file adds to it
  *
@@ -37,6 +37,7 @@
 
 extern PyObject *hot_concrete;       /* the registry's set of concrete jax.Array types (configure_registry) */
 extern int hot_registry_configured;  /* configure_registry has run: the registry's twins may run */
+extern PyObject *hot_nbytes_cache;  /* _resources._nbytes_cache: aval -> bytes (configure_registry, _hot_registry.c) */
 
 /* Interned attribute names more than one file uses. */
 extern PyObject *hot_s_acquire, *hot_s_closed, *hot_s_pending, *hot_s_raise_translated;
@@ -58,8 +59,8 @@ int hot_lock_nowait(PyObject *reg, PyObject **lock);
 int hot_unlock(PyObject *lock, int result);
 int hot_add_type(PyObject *module, const char *name, PyTypeObject *type);
 
-/* The object of HotRunner (make_callable, _hot.c) and SessionJit (session.jit,
- * _hot_jit.c): the Python callable it stands for (the reference path), the
+/* The object of HotRunner (make_callable, _hot.c) and WrapCall (session.wrap,
+ * _hot_wrap.c): the Python callable it stands for (the reference path), the
  * session, its registry, the jitted function, and what the common case needs. */
 typedef struct {
     PyObject_HEAD
@@ -71,7 +72,7 @@ typedef struct {
     PyObject *fits;     /* HotRunner: the entry's fits predicate */
     PyObject *rebuild;  /* HotRunner: the fetch structure's rebuild, NULL for one tensor */
     PyObject *dict;
-    PyObject *weaklist; /* SessionJit only (the session keeps them in a WeakSet) */
+    PyObject *weaklist; /* WrapCall only (the session keeps them in a WeakSet) */
     Py_ssize_t n;       /* HotRunner: the number of feeds */
     int device;         /* HotRunner: device fetches */
     int by_buffer;
@@ -94,10 +95,10 @@ int hot_swap_arrays(PyObject *reg, PyObject *const *oi, PyObject *const *ni, Py_
 
 int hot_registry_init(PyObject *module);
 
-/* -- _hot.c, _hot_jit.c ---------------------------------------------------------------- */
+/* -- _hot.c, _hot_wrap.c --------------------------------------------------------------- */
 
 int hot_run_init(PyObject *module);
-int hot_jit_init(PyObject *module);
+int hot_wrap_init(PyObject *module);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

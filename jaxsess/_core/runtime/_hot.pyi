@@ -69,11 +69,17 @@ def configure_registry(
 ) -> None: ...
 def swap_pinned(registry: OwnershipRegistry, olds: Sequence[jax.Array], news: Sequence[jax.Array], /) -> bool: ...
 
-class SessionJit:
+class WrapCall:
     _python: Callable[..., Any]
-    _jitted: Callable[..., Any]
+    _fn: Callable[..., Any]
+    __wrapped__: Callable[..., Any]
     def __init__(
-        self, slow: Callable[..., Any], session: BaseSession, registry: OwnershipRegistry, jitted: Callable[..., Any],
-        by_buffer: bool,
+        self,
+        slow: Callable[..., Any],
+        session: BaseSession,
+        registry: OwnershipRegistry,
+        fn: Callable[..., Any],
+        producer: str,
+        tree_leaves: Callable[[Any], list[Any]],
     ) -> None: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...

@@ -4,7 +4,7 @@
  * across a call, the adoption of a fresh result (adopt_outputs' common case,
  * OwnershipRegistry.adopt_outputs in _resources.py), the registry's safe
  * point called, its lock taken without waiting, and the Wrapper object of
- * HotRunner and SessionJit. None of it is a twin of its own; each is a step
+ * HotRunner and WrapCall. None of it is a twin of its own; each is a step
  * of the Python functions the other files twin.
  */
 #include "_hot.h"
@@ -142,7 +142,7 @@ hot_call_safe_point(PyObject *registry)
     return 0;
 }
 
-/* -- Wrapper (_hot.h): the object of HotRunner (_hot.c) and SessionJit (_hot_jit.c) ---- */
+/* -- Wrapper (_hot.h): the object of HotRunner (_hot.c) and WrapCall (_hot_wrap.c) ----- */
 
 Wrapper *
 hot_wrapper_new(PyTypeObject *type, vectorcallfunc call, PyObject *slow, PyObject *session, PyObject *registry,

@@ -2,7 +2,7 @@
  * _hot_module.c: PyInit__hot, the extension module jaxsess._core.runtime._hot
  * made of the C twins of its files (see _hot.h): the plan-cache hit of
  * Session.run and make_callable (_hot.c), the ownership registry's safe
- * point and swap_pinned (_hot_registry.c), session.jit's call (_hot_jit.c).
+ * point and swap_pinned (_hot_registry.c), session.wrap's and session.jit's call of a fresh callable (_hot_wrap.c).
  * It twins no Python code itself.
  *
  * Why C: at about 20 us per call on a 2-core machine, the Python frames,
@@ -16,7 +16,7 @@ static struct PyModuleDef hot_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "jaxsess._core.runtime._hot",
     .m_doc = "C twins of jaxsess's per-call paths: the cache hit of Session.run and make_callable (_hot.c), "
-             "the ownership registry's safe point and swap_pinned (_hot_registry.c), session.jit's call (_hot_jit.c).",
+             "the ownership registry's safe point and swap_pinned (_hot_registry.c), session.wrap's and session.jit's fresh call (_hot_wrap.c).",
     .m_size = -1,
 };
 
@@ -28,7 +28,7 @@ PyInit__hot(void)
     PyObject *m = PyModule_Create(&hot_module);
     if (m == NULL)
         return NULL;
-    if (hot_run_init(m) < 0 || hot_registry_init(m) < 0 || hot_jit_init(m) < 0) {
+    if (hot_run_init(m) < 0 || hot_registry_init(m) < 0 || hot_wrap_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

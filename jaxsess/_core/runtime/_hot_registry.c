@@ -30,7 +30,7 @@ static PyObject *s_owned, *s_peak_bytes, *s_pinned, *s_pressure, *s_sweep_at, *s
  * the peak updated, and dropped — exactly as OwnershipRegistry.sweep does it.
  * Any other case calls the Python safe point (the reference). */
 
-static PyObject *g_nbytes_cache; /* _resources._nbytes_cache: aval -> bytes */
+PyObject *hot_nbytes_cache; /* _resources._nbytes_cache: aval -> bytes (_hot.h) */
 static PyObject *g_perf_counter; /* time.perf_counter (the clock of _last_sweep) */
 static double g_max_age;         /* _SAFE_POINT_MAX_AGE_S */
 /* (hot_registry_configured and hot_concrete, set by configure_registry too, are in _hot_common.c.) */
@@ -170,7 +170,7 @@ sweep_common(PyObject *reg, int kind)
             PyErr_Clear();
             goto done;
         }
-        PyObject *nb = PyDict_GetItemWithError(g_nbytes_cache, aval);
+        PyObject *nb = PyDict_GetItemWithError(hot_nbytes_cache, aval);
         Py_DECREF(aval);
         if (nb == NULL || !PyLong_CheckExact(nb)) {
             if (PyErr_Occurred())
@@ -631,7 +631,7 @@ configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
     Py_INCREF(concrete);
     Py_XSETREF(hot_concrete, concrete);
     Py_INCREF(nbytes_cache);
-    Py_XSETREF(g_nbytes_cache, nbytes_cache);
+    Py_XSETREF(hot_nbytes_cache, nbytes_cache);
     Py_INCREF(perf_counter);
     Py_XSETREF(g_perf_counter, perf_counter);
     g_max_age = max_age;
@@ -642,7 +642,7 @@ configure_registry(PyObject *module, PyObject *args, PyObject *kwds)
 static PyMethodDef registry_methods[] = {
     {"configure_registry", (PyCFunction)(void (*)(void))configure_registry, METH_VARARGS | METH_KEYWORDS,
      "configure_registry(*, nbytes_cache, nbytes_of_cache, perf_counter, max_age, concrete): what SafePoint, "
-     "swap_pinned and SessionJit use (concrete: the set of concrete jax.Array types); until it is called they "
+     "swap_pinned and WrapCall use (concrete: the set of concrete jax.Array types); until it is called they "
      "call the Python code."},
     {"swap_pinned", (PyCFunction)(void (*)(void))swap_common, METH_FASTCALL,
      "swap_pinned(registry, olds, news) -> bool: OwnershipRegistry.swap_pinned's common case (every old array "

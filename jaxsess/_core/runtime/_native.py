@@ -4,8 +4,9 @@
 the environment variable ``JAXSESS_C_HOT_PATH=0`` (read at import), jaxsess
 runs the Python code it accelerates: ``Session.run``'s and
 ``make_callable``'s cache-hit paths (training steps included), the ownership
-registry's safe point and variable swap, and ``session.jit``'s calls (one C
-file each: ``_hot.c``, ``_hot_registry.c``, ``_hot_jit.c``).
+registry's safe point and variable swap, and the calls of ``session.wrap``/
+``session.jit`` functions of a fresh callable (one C file each: ``_hot.c``,
+``_hot_registry.c``, ``_hot_wrap.c``).
 Both do the same thing; the Python code is the reference.
 """
 

@@ -29,6 +29,7 @@ from jax import tree_util
 from jaxsess._core import _context, _display
 from jaxsess._core._config import ConfigProto, apply_gpu_options
 from jaxsess._core.runtime import _compile_notice as _compile_notice
+from jaxsess._core.runtime._native import hot as _c_hot  # the C hot path (_hot_wrap.c), or None
 from jaxsess._core.runtime._resources import (
     OwnershipRegistry,
     ResourceCleanupStrategy,
@@ -288,11 +289,16 @@ class BaseSession:
                 leave(me)
             return out
 
+        wrapper: Any = call
+        if _c_hot is not None and fresh and not donates and registry._hold is None:
+            # The C twin of `call` (_hot_wrap.c): positional calls run there,
+            # owning outputs as own_one/own_fresh do; anything else calls `call`.
+            wrapper = _c_hot.WrapCall(call, session, registry, fn, producer, tree_util.tree_leaves)
         with contextlib.suppress(AttributeError, TypeError):
-            functools.update_wrapper(call, like)
-        call.__wrapped__ = fn  # type: ignore[attr-defined]
-        self._jitted.add(call)
-        return call
+            functools.update_wrapper(wrapper, like)
+        wrapper.__wrapped__ = fn
+        self._jitted.add(wrapper)
+        return wrapper
 
     @overload
     def jit(self, fn: Callable[_P, _R], /, **jax_jit_kwargs: Any) -> SessionJitted[_P, _R]: ...

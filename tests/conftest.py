@@ -81,7 +81,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 # `pytest -m "not slow"` (the fast subset, a few minutes) leaves these files out: each runs
 # many programs or fresh interpreters (the TF1 corpus, notebooks, the README's and the docs'
-# code blocks, multi-process runs, the command line). The whole suite is what CI runs.
+# code blocks, multi-process runs, the command line, TensorFlow reading our files). The whole suite is what CI runs.
 SLOW_FILES = frozenset(
     {
         "test_tf1_corpus.py",
@@ -94,6 +94,7 @@ SLOW_FILES = frozenset(
         "test_cli.py",
         "test_ipython.py",
         "test_fidelity.py",
+        "test_tf_files.py",  # real TensorFlow in subprocesses (CI installs it while the fast subset runs)
     }
 )
 

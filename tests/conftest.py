@@ -95,11 +95,15 @@ SLOW_FILES = frozenset(
         "test_ipython.py",
         "test_fidelity.py",
         "test_tf_files.py",  # real TensorFlow in subprocesses (CI installs it while the fast subset runs)
+        "test_compile_notice.py",
+        "test_keras_progress.py",
     }
 )
+# Single slow tests in otherwise fast files: real TensorFlow reading our files.
+SLOW_TESTS = frozenset({"test_records.py::test_our_records_read_by_real_tensorflow"})
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in SLOW_FILES:
+        if item.path.name in SLOW_FILES or f"{item.path.name}::{item.originalname}" in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)

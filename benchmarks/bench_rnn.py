@@ -210,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
             ok &= met
             mark = f">= {TARGET:g} {'met' if met else 'MISSED'}"
         print(f"{k:<10} {med[k]:>9.1f} {1e3 / med[k]:>8.3f} {ratio:>6.3f} {cratio:>9.3f}  {mark}")
-    return 0 if ok else 1
+    # A --quick run is a smoke run (CI's, on a busy machine): a missed speed target is
+    # printed above, and only a full run's exit status says it.
+    return 0 if ok or args.quick else 1
 
 
 if __name__ == "__main__":

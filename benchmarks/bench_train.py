@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import dataclasses
 import os
 import platform
 import pstats
@@ -359,12 +360,18 @@ def attribute(sess: jaxsess.Session, model: GraphModel, batches: list[Any], plan
     registry = sess._registry
     patched: list[tuple[Any, str, Any, bool]] = []
 
+    def set_attr(obj: Any, name: str, value: Any) -> None:
+        try:
+            setattr(obj, name, value)
+        except dataclasses.FrozenInstanceError:  # a Plan is frozen: wrapped for this profile only, restored below
+            object.__setattr__(obj, name, value)
+
     def patch(obj: Any, name: str, label: str) -> None:
         real = getattr(obj, name, None)
         if real is not None:
             own = name in vars(obj)  # else a method of the class: shadowed, then unshadowed
             patched.append((obj, name, vars(obj).get(name), own))
-            setattr(obj, name, timed(label, real))
+            set_attr(obj, name, timed(label, real))
 
     patch(plan, "fn", "plan's jitted function (dispatch + XLA compute)")
     for name in ("pin", "discard", "unpin", "adopt", "swap_pinned"):
@@ -382,7 +389,7 @@ def attribute(sess: jaxsess.Session, model: GraphModel, batches: list[Any], plan
     finally:
         for obj, name, real, own in reversed(patched):
             if own:
-                setattr(obj, name, real)
+                set_attr(obj, name, real)
             else:
                 delattr(obj, name)
     print(f"  wall time of {n_runs} Session.run(train_op, feed) calls, attributed (us per run):")

@@ -81,7 +81,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 # `pytest -m "not slow"` (the fast subset, a few minutes) leaves these files out: each runs
 # many programs or fresh interpreters (the TF1 corpus, notebooks, the README's and the docs'
-# code blocks, multi-process runs, the command line). The whole suite is what CI runs.
+# code blocks, multi-process runs, the command line, TensorFlow reading our files). The whole suite is what CI runs.
 SLOW_FILES = frozenset(
     {
         "test_tf1_corpus.py",
@@ -94,11 +94,16 @@ SLOW_FILES = frozenset(
         "test_cli.py",
         "test_ipython.py",
         "test_fidelity.py",
+        "test_tf_files.py",  # real TensorFlow in subprocesses (CI installs it while the fast subset runs)
+        "test_compile_notice.py",
+        "test_keras_progress.py",
     }
 )
+# Single slow tests in otherwise fast files: real TensorFlow reading our files.
+SLOW_TESTS = frozenset({"test_records.py::test_our_records_read_by_real_tensorflow"})
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.name in SLOW_FILES:
+        if item.path.name in SLOW_FILES or f"{item.path.name}::{item.originalname}" in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)

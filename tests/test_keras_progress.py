@@ -76,7 +76,9 @@ def test_each_redraw_erases_exactly_the_frame_before_it(printed: str) -> None:
     for line in printed.split("\n"):
         parts = re.split(r"(\x08+)\r", line)
         for before, backspaces in zip(parts[0::2], parts[1::2], strict=False):
-            assert len(backspaces) == len(before.lstrip("\r")), (before, len(backspaces))
+            # Keras pads a frame shorter than the one before with spaces, which its width
+            # (what the next redraw erases) leaves out
+            assert len(backspaces) == len(before.lstrip("\r").rstrip(" ")), (before, len(backspaces))
             redraws += 1
     assert redraws >= 3  # every verbose=1 epoch redraws at least once: first batch, then the end
 

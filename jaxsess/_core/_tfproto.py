@@ -22,6 +22,7 @@ Nothing here executes code from a message.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -468,7 +469,11 @@ def read_message(path: str, message_class: type[_M]) -> _M:
     except Exception:  # noqa: BLE001 - protobuf's DecodeError: try the text format
         pass
     try:
-        return cast(_M, text_format.Parse(data.decode("utf-8"), message_class()))
+        with warnings.catch_warnings():
+            # protobuf's unescaping of a malformed bytes field warns (a DeprecationWarning from
+            # the 'unicode_escape' codec) before it fails or not: the file's fault, not the caller's.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return cast(_M, text_format.Parse(data.decode("utf-8"), message_class()))
     except (text_format.ParseError, UnicodeDecodeError, RecursionError) as e:
         name = message_class.DESCRIPTOR.name
         raise ValueError(f"{path} is not a {name} (binary or text format): {e}") from None

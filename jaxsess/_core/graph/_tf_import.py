@@ -101,7 +101,23 @@ def reads_through_table(node: Any, tf_written: bool, private_attr: str) -> bool:
     type has a lowering."""
     if node.op not in TF_LOWERINGS:
         return False
+    if _has_string_type(node) and tf_type_to_op(node.op) is not None:
+        return False  # strings are host values: the registry's op has the host implementation
     return (tf_written and private_attr not in node.attr and not is_structural(node.op)) or TF_NODE_ATTR in node.attr
+
+
+_DT_STRING = 7  # TF's DataType enum: DT_STRING
+
+
+def _has_string_type(node: Any) -> bool:
+    """Whether one of ``node``'s type attributes is ``DT_STRING`` (a string tensor in or out)."""
+    for av in node.attr.values():
+        kind = av.WhichOneof("value")
+        if kind == "type" and av.type == _DT_STRING:
+            return True
+        if kind == "list" and _DT_STRING in av.list.type:
+            return True
+    return False
 
 
 def _node_inputs(node: Any, decoder: _Decoder, mapped: dict[str, Tensor], used_map: set[str]

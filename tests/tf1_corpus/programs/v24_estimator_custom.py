@@ -65,7 +65,7 @@ for name in classifier.get_variable_names():
 
 def listing(d):
     # no .meta / graph.pbtxt compared: they are not written for graphs with tf.data iterators (a known difference)
-    # a checkpoint's data shards listed as one "<prefix>.data" entry: jaxsess's atomic re-save over
+    # a checkpoint's data shards listed as one "<prefix>.data" entry: the atomic re-save over
     # an existing prefix writes them as two shards (-of-00002) where TF overwrites one (a known difference)
     names = [n for n in sorted(os.listdir(d)) if not n.endswith(".meta") and n != "graph.pbtxt"]
     names = sorted({re.sub(r"\.data-\d{5}-of-\d{5}$", ".data", n) for n in names})

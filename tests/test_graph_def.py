@@ -96,6 +96,16 @@ def test_pbtxt_and_write_graph(tmp_path) -> None:
             np.testing.assert_array_equal(np.asarray(s.run(r, {"x:0": -X})), np.maximum(-X, 0))
 
 
+def test_write_graph_that_fails_leaves_no_temporary(tmp_path) -> None:
+    g = tf.Graph()
+    with g.as_default():
+        tf.constant(1.0, name="c")
+    (tmp_path / "g.pb").mkdir()  # the target is a directory: the final rename fails
+    with pytest.raises(OSError):
+        tf.io.write_graph(g, str(tmp_path), "g.pb", as_text=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.pb"]
+
+
 def test_simple_graph_roundtrip_same_results() -> None:
     g = tf.Graph()
     with g.as_default():

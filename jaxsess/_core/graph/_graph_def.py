@@ -451,9 +451,13 @@ def write_graph(graph_or_graph_def: Graph | graph_pb2.GraphDef, logdir: str, nam
     path = os.path.join(logdir, name)
     data = text_format.MessageToString(gd).encode("utf-8") if as_text else gd.SerializeToString()
     tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:  # a failed write (full disk, an interrupt) leaves no temporary behind
+        if os.path.exists(tmp):
+            os.remove(tmp)
     return path
 
 

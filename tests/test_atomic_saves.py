@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _alarm import Alarm
 
 import jaxsess as tf
 from jaxsess._tf1.train import _atomic_files
@@ -61,43 +62,6 @@ class _Model:
             w, c = s.run([self.w, self.c])
         np.testing.assert_array_equal(w, np.full(16, int(c), np.float32), err_msg=f"a mixed checkpoint at {prefix}")
         return int(c)
-
-
-class _Alarm:
-    """One interrupt (Ctrl-C through the default handler, KeyboardInterrupt, or SystemExit) after ``arm``."""
-
-    def __init__(self) -> None:
-        self.armed = False
-        self.kind = "sigint"
-        self.prev: Any = None
-
-    def __enter__(self) -> _Alarm:
-        self.prev = signal.signal(signal.SIGALRM, self._handler)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, self.prev)
-
-    def arm(self, delay: float, kind: str) -> None:
-        self.kind = kind
-        self.armed = True
-        signal.setitimer(signal.ITIMER_REAL, delay)
-
-    def disarm(self) -> None:
-        self.armed = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-
-    def _handler(self, signum: int, frame: Any) -> None:
-        if not self.armed:
-            return
-        self.armed = False
-        if self.kind == "sigint":
-            signal.raise_signal(signal.SIGINT)
-        elif self.kind == "keyboard":
-            raise KeyboardInterrupt
-        else:
-            raise SystemExit(3)
 
 
 def _temporaries(d: str) -> list[str]:
@@ -144,7 +108,7 @@ def _hammer(model: _Model, d: str, with_step: bool) -> None:
         span = (time.perf_counter() - t0) / 5 * 1.5
         committed = int(sess.run(model.c))  # the value of the last save that returned
         interrupted = 0
-        with _Alarm() as alarm:
+        with Alarm() as alarm:
             for trial in range(INTERRUPTS // 2):
                 attempt = committed
                 try:

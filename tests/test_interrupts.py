@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _alarm import Alarm
 
 import jaxsess as tf
 from jaxsess import ResourceCleanupStrategy
@@ -52,43 +53,6 @@ class _Model:
         self.xb = np.ones(4, np.float32)
 
 
-class _Alarm:
-    """Fires one interrupt of kind ``kind`` ``delay`` seconds after ``arm``."""
-
-    def __init__(self) -> None:
-        self.armed = False
-        self.kind = "sigint"
-        self.prev: Any = None
-
-    def __enter__(self) -> _Alarm:
-        self.prev = signal.signal(signal.SIGALRM, self._handler)
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, self.prev)
-
-    def arm(self, delay: float, kind: str) -> None:
-        self.kind = kind
-        self.armed = True
-        signal.setitimer(signal.ITIMER_REAL, delay)
-
-    def disarm(self) -> None:
-        self.armed = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-
-    def _handler(self, signum: int, frame: Any) -> None:
-        if not self.armed:  # fired after its trial ended
-            return
-        self.armed = False
-        if self.kind == "sigint":
-            signal.raise_signal(signal.SIGINT)  # the default handler raises KeyboardInterrupt
-        elif self.kind == "keyboard":
-            raise KeyboardInterrupt
-        else:
-            raise SystemExit(3)
-
-
 @pytest.fixture
 def model() -> Iterator[_Model]:
     yield _Model()
@@ -100,7 +64,7 @@ def _hammer(model: _Model, sess: tf.Session, step: Callable[[], Any]) -> int:
     kinds = ("sigint", "keyboard", "exit")
     done = int(sess.run(model.c))  # steps completed so far
     interrupted = 0
-    with _Alarm() as alarm:
+    with Alarm() as alarm:
         for trial in range(INTERRUPTS):
             try:
                 alarm.arm(rng.random() * MAX_DELAY_S + 1e-6, kinds[trial % 3])
@@ -147,7 +111,7 @@ def test_interrupts_never_lose_or_split_the_state(model: _Model, strategy: Resou
 def test_interrupt_lands_during_the_first_call_while_it_compiles(model: _Model) -> None:
     """The first call of a plan goes through JAX's Python path (trace, compile,
     execute): an interrupt anywhere in it leaves a consistent state."""
-    with tf.Session(graph=model.graph) as sess, _Alarm() as alarm:
+    with tf.Session(graph=model.graph) as sess, Alarm() as alarm:
         sess.run(model.init)
         rng = random.Random(3)
         for trial in range(20):

@@ -9,6 +9,7 @@ written by ``tests/tf1_corpus/record_goldens.py`` under real ``tensorflow-cpu``.
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -62,7 +63,8 @@ def test_the_oracle_shares_no_code_with_jaxsess() -> None:
 
 # TF1 programs leave sessions unclosed (``def f(): s = tf.Session(); return s.run(t)``):
 # TF releases them silently, jaxsess with a ResourceWarning that Python's default
-# filters hide; the suite's filterwarnings=error must not turn it into a failure here.
+# filters hide; the suite's filterwarnings=error must not turn it into a failure here,
+# nor in a later test where a session held in a reference cycle would be collected.
 @pytest.mark.filterwarnings("ignore::ResourceWarning")
 @pytest.mark.parametrize("name", NAMES)
 def test_program_matches_tensorflow(name: str) -> None:
@@ -72,6 +74,7 @@ def test_program_matches_tensorflow(name: str) -> None:
         out = _corpus.run_program(name, swap_to_jaxsess=True)
     finally:
         jaxsess.reset_default_graph()
+        gc.collect()  # the program's unclosed sessions are released here, under this test's filter
     assert "tensorflow" not in sys.modules
     results, tol = out["results"], out["tolerance"]
     errors = []

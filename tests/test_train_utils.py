@@ -110,3 +110,15 @@ def test_stop_at_step_hook_needs_a_global_step() -> None:
         tf.train.MonitoredSession(hooks=[tf.train.StopAtStepHook(num_steps=1)])
     with pytest.raises(ValueError, match="num_steps or last_step"):
         tf.train.StopAtStepHook()
+
+
+def test_flags_reexport_all_of_absl_flags() -> None:
+    from absl import flags as absl_flags
+
+    public = [n for n in dir(absl_flags) if not n.startswith("_")]
+    for module in (tf.flags, tf.app.flags):
+        missing = [n for n in public if getattr(module, n, None) is not getattr(absl_flags, n)]
+        assert missing == [] or missing == ["FLAGS"], missing  # FLAGS: TF's parse-on-first-read wrapper
+        assert set(public) <= set(dir(module))
+    with pytest.raises(AttributeError, match="no attribute '_private'"):
+        tf.flags._private  # noqa: B018

@@ -77,3 +77,15 @@ class _FlagValuesWrapper:
 
 
 FLAGS: Any = _FlagValuesWrapper(_absl_flags.FLAGS)
+
+
+def __getattr__(name: str) -> Any:
+    """The rest of :mod:`absl.flags` (``DEFINE_multi_enum``, ``register_validator``, the flag and
+    parser classes...), as TF's ``tf.flags`` re-exports all of it."""
+    if not name.startswith("_") and hasattr(_absl_flags, name):
+        return getattr(_absl_flags, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {n for n in dir(_absl_flags) if not n.startswith("_")})

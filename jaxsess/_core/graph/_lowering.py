@@ -27,7 +27,11 @@ run exactly as before.
 What a read sees when the same run assigns the variable: a read ordered
 after an assign to the same variable by a data or control dependency (an
 ancestor of the reading op) sees the value of the latest such assign;
-otherwise it sees the value at the start of the run. A fetched variable
+otherwise it sees the value at the start of the run. A read-modify-write
+(``AssignAdd``, ``AssignSub``, scatter updates) updates the value the
+variable has when it runs, as TF's atomic kernels do: two that no edge
+orders both land, applied in creation order after the run's earlier
+writes (not the second from the start value, losing the first). A fetched variable
 tensor is the value at the start of the run — except for a reference
 variable (:func:`ref_view`): the fetched variable, an ``Identity`` chain of
 it or an assign's output is its value at the end of the run, as TF's shared
@@ -537,6 +541,7 @@ def lower(fetches: Sequence[Tensor], feeds: Sequence[Tensor], targets: Sequence[
     writes_any = False
     start: dict[Operation, None] = {}
     final: dict[Operation, Operation] = {}
+    last_write: dict[Operation, Operation] = {}  # var -> its latest top-level writer so far
     rng_ops: list[Operation] = []
     empty: dict[Operation, Operation] = {}
     nested: set[Operation] = set()
@@ -582,6 +587,14 @@ def lower(fetches: Sequence[Tensor], feeds: Sequence[Tensor], targets: Sequence[
         if op._op_def.reads_ref:
             var = op.inputs[op._op_def.ref_inputs[0]].op
             src_assign = merged.get(var) if merged else None
+            if op not in nested:
+                # A read-modify-write (AssignAdd, ScatterAdd...) updates the variable's current
+                # value atomically in TF: two that no edge orders both land (in some order),
+                # never one overwriting the other from the start-of-run value. They apply in
+                # evaluation (creation) order, after any earlier write of the run.
+                prev = last_write.get(var)
+                if prev is not None and (src_assign is None or prev._id > src_assign._id):
+                    src_assign = prev
             if src_assign is not None:
                 read_source[(op, var)] = src_assign
             else:
@@ -594,6 +607,8 @@ def lower(fetches: Sequence[Tensor], feeds: Sequence[Tensor], targets: Sequence[
                 if var not in var_specs:
                     var_specs[var] = _var_spec(var)
                 merged[var] = op
+                if op not in nested:  # evaluated at its own place (a body's ops run inside their op)
+                    last_write[var] = op
                 if var not in final or op._id > final[var]._id:
                     final[var] = op
         if op._op_def.random:

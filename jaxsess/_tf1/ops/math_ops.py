@@ -661,9 +661,24 @@ def _reducer(fn: Any, int_mean: bool = False) -> Any:
         if int_mean and jnp.issubdtype(x.dtype, jnp.integer):
             n = np.prod([x.shape[a] for a in axis]) if axis is not None else x.size
             return jnp.trunc(jnp.sum(x, axis=axis, keepdims=keepdims) / max(int(n), 1)).astype(x.dtype)
+        if x.size == 0 and fn in _EMPTY_IDENTITY:  # TF: the identity (jnp raises for max/min)
+            return fn(x, axis=axis, keepdims=keepdims, initial=_EMPTY_IDENTITY[fn](x.dtype))
         return fn(x, axis=axis, keepdims=keepdims)
 
     return impl
+
+
+def _lowest(dtype: Any) -> Any:
+    return -np.inf if jnp.issubdtype(dtype, jnp.inexact) else jnp.iinfo(dtype).min
+
+
+def _highest(dtype: Any) -> Any:
+    return np.inf if jnp.issubdtype(dtype, jnp.inexact) else jnp.iinfo(dtype).max
+
+
+# Reductions over no elements: TF's Max gives the lowest value of the dtype (-inf for floats),
+# Min the highest, as its kernels start from those.
+_EMPTY_IDENTITY = {jnp.max: _lowest, jnp.min: _highest}
 
 
 def _reduce_to_tf(a: dict[str, Any], specs: Any) -> tuple[dict[str, Any], list[np.ndarray]]:
@@ -957,7 +972,12 @@ def where_v2(condition: Any, x: Any = None, y: Any = None, name: str | None = No
 
 @register_op("Cast", default_name="Cast", tf=TFOp(types={"SrcT": 0}))
 def _cast(x: Any, *, DstT: _dtypes.DType) -> Any:
-    return x.astype(DstT.np_dtype)
+    dst = np.dtype(DstT.np_dtype)
+    if dst.kind in "iu" and dst.itemsize < 4 and jnp.issubdtype(x.dtype, jnp.floating):
+        # TF's CPU kernel truncates to a 32-bit integer, then wraps to the narrow type
+        # (uint8(-1.0) == 255, uint8(256.0) == 0); XLA's convert would saturate.
+        return x.astype(np.int32).astype(dst)
+    return x.astype(dst)
 
 
 def cast(x: Any, dtype: Any, name: str | None = None) -> Any:

@@ -293,6 +293,13 @@ def boolean_mask(tensor: Any, mask: Any, name: str = "boolean_mask", axis: Any =
         return array_ops.gather(flat, indices, axis=ax)
 
 
+class Unique(NamedTuple):
+    """The result of :func:`unique`: ``y`` and ``idx`` (TF's namedtuple ``Unique``)."""
+
+    y: Any
+    idx: Any
+
+
 class UniqueWithCounts(NamedTuple):
     """The result of :func:`unique_with_counts`: ``y``, ``idx`` and ``count``."""
 
@@ -360,8 +367,8 @@ for _t, _n in (("Unique", 2), ("UniqueWithCounts", 3)):
     register_host(_t, always=True, infer=_unique_infer(_n))(_host_unique)
 
 
-def unique(x: Any, out_idx: Any = _dtypes.int32, name: str | None = None) -> tuple[Any, Any]:
-    """``(y, idx)``: the distinct values of the 1-D ``x`` in order of first
+def unique(x: Any, out_idx: Any = _dtypes.int32, name: str | None = None) -> Unique:
+    """``Unique(y, idx)``: the distinct values of the 1-D ``x`` in order of first
     appearance and, for each entry of ``x``, its index in ``y``, as ``tf.unique``.
 
     Both results are constants when ``x`` is known when the graph is built;
@@ -373,7 +380,7 @@ def unique(x: Any, out_idx: Any = _dtypes.int32, name: str | None = None) -> tup
       ValueError: ``x`` is not 1-D.
     """
     y, idx, _ = _unique(x, out_idx, "Unique", name)
-    return y, idx
+    return Unique(y, idx)
 
 
 def unique_with_counts(x: Any, out_idx: Any = _dtypes.int32, name: str | None = None) -> UniqueWithCounts:

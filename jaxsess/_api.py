@@ -601,6 +601,7 @@ from jaxsess._tf1.ops.string_ops import (
 )
 from jaxsess._tf1.ops.template import make_template as make_template
 from jaxsess._tf1.ops.tensor_array_ops import TensorArray as TensorArray
+from jaxsess._tf1.ops.tensor_spec import TensorSpec as TensorSpec
 from jaxsess._tf1.ops.tensor_util import make_ndarray as make_ndarray, make_tensor_proto as make_tensor_proto
 from jaxsess._tf1.ops.variable_checks import (
     assert_variables_initialized as assert_variables_initialized,

@@ -28,8 +28,9 @@ What a read sees when the same run assigns the variable: a read ordered
 after an assign to the same variable by a data or control dependency (an
 ancestor of the reading op) sees the value of the latest such assign;
 otherwise it sees the value at the start of the run. A read-modify-write
-(``AssignAdd``, ``AssignSub``, scatter updates) updates the value the
-variable has when it runs, as TF's atomic kernels do: two that no edge
+(``AssignAdd``, ``AssignSub``, scatter updates, an optimizer's step: ops
+with ``reads_current``) updates the value the variable has when it runs,
+as TF's atomic kernels do: two that no edge
 orders both land, applied in creation order after the run's earlier
 writes (not the second from the start value, losing the first). A fetched variable
 tensor is the value at the start of the run — except for a reference
@@ -578,6 +579,10 @@ def lower(fetches: Sequence[Tensor], feeds: Sequence[Tensor], targets: Sequence[
                 continue
             if t.op.type == VARIABLE_OP and i not in op._op_def.ref_inputs:
                 src_assign = merged.get(t.op) if merged else None
+                if op._op_def.reads_current and op not in nested:  # an update: the current value
+                    prev = last_write.get(t.op)
+                    if prev is not None and (src_assign is None or prev._id > src_assign._id):
+                        src_assign = prev
                 if src_assign is not None:
                     read_source[(op, t.op)] = src_assign
                 else:

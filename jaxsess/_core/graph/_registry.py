@@ -113,6 +113,10 @@ class OpDef:
       ref_inputs: input positions that are variable references: the
         implementation gets the variable's op there, not its value.
       reads_ref: the op reads the variable at ``ref_inputs[0]`` (AssignAdd).
+      reads_current: the op is an update of the variables it takes as
+        (non-reference) inputs: it reads each one's value when it runs, after
+        the run's earlier writes (in creation order), as TF's in-place
+        ``Apply*`` kernels do (an optimizer's step), not the start-of-run value.
       writes_ref: the op assigns the variable at ``ref_inputs[0]``.
       random: the op draws from ``ctx.rng_key()`` (a per-op counter).
       host_output: optional ``(value as a NumPy array, op) -> Python value``
@@ -135,6 +139,7 @@ class OpDef:
     jittable: bool = True
     ref_inputs: tuple[int, ...] = ()
     reads_ref: bool = False
+    reads_current: bool = False
     writes_ref: bool = False
     random: bool = False
     tf: TFOp = field(default_factory=TFOp)
@@ -164,6 +169,7 @@ def register_op(
     jittable: bool = True,
     ref_inputs: tuple[int, ...] = (),
     reads_ref: bool = False,
+    reads_current: bool = False,
     writes_ref: bool = False,
     random: bool = False,
     tf: TFOp | None = None,
@@ -193,6 +199,7 @@ def register_op(
             jittable=jittable and not stateful and lowering is None,
             ref_inputs=ref_inputs,
             reads_ref=reads_ref,
+            reads_current=reads_current,
             writes_ref=writes_ref,
             random=random,
             tf=tf or TFOp(),

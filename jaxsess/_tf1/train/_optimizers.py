@@ -99,7 +99,7 @@ def _n_update_outputs(attrs: dict[str, Any]) -> int:
     return int(attrs["n_params"]) + int(attrs["treedef"].num_leaves)
 
 
-@register_op("OptaxUpdate", num_outputs=_n_update_outputs, default_name="OptaxUpdate")
+@register_op("OptaxUpdate", num_outputs=_n_update_outputs, default_name="OptaxUpdate", reads_current=True)
 def _optax_update(*values: Any, spec: TransformationSpec, treedef: Any, n_params: int) -> Any:
     """One optimizer step: ``(hyper..., grads..., params..., slots...) -> (new params..., new slots...)``."""
     import optax

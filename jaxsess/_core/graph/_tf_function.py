@@ -412,7 +412,7 @@ def _on_host(ctx: TFNodeContext, run: Callable[[], list[Any]], out_types: Sequen
                 outs = run()
         else:
             outs = run()
-    return [np.asarray(o) if not isinstance(o, jax.core.Tracer) else o for o in outs]
+    return [o if isinstance(o, jax.core.Tracer) or is_pending(o) else np.asarray(o) for o in outs]
 
 
 def _registry_op(ctx: _BodyContext, op_type: str, attr_map: Mapping[str, Any], inputs: list[Any],

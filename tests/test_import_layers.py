@@ -75,9 +75,10 @@ GRAPH_ORDER = [
     "_graph",  # Graph, Operation, Tensor
     "_host",  # host-side (string) ops' bookkeeping
     "_registry",  # op definitions and their shape rules
+    "_node_def",  # what readers and writers of TF's NodeDefs share: registry attrs, _output_shapes
     "_dynamic",  # Dynamic<Op>: ops with attributes computed from tensor shapes at trace time
+    "_tf_lists",  # TensorArrays and TensorLists as arrays (their lowerings; pending lists)
     "_tf_node",  # generic TF nodes: a GraphDef node run by its lowering in TF's op-set table; host folding
-    "_tf_lists",  # TensorArrays and TensorLists as arrays (their lowerings)
     "_tf_function",  # function libraries: FunctionDefs as JAX functions; PartitionedCall/If/Case/While
     "_tf_frames",  # TF1's control-flow frames (Switch/Merge/Enter/Exit...) rewritten as control flow v2
     "_builder",  # building ops into the default graph (apply_op, constant, convert_to_tensor)

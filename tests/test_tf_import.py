@@ -497,3 +497,43 @@ def test_random_ops_in_function_bodies_draw_anew_every_run():
     assert not np.array_equal(a1, a2) and not np.array_equal(b1, b2)  # each run draws anew
     # unseeded (TF's seed = seed2 = 0): each session starts elsewhere, as jaxsess's unseeded ops
     assert not np.array_equal(a1, b1)
+
+
+# -- TensorArrays whose element shape is known only at their first write ------------------------
+
+_PENDING_TA = """
+node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_INT32 } }
+       attr { key: "shape" value { shape { dim { size: 3 } dim { size: -1 } dim { size: 2 } } } } }
+node { name: "size" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+       attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape {} int_val: 3 } } } }
+node { name: "ta" op: "TensorArrayV3" input: "size" attr { key: "dtype" value { type: DT_INT32 } }
+       attr { key: "element_shape" value { shape { dim { size: -1 } dim { size: 2 } } } } }
+node { name: "idx" op: "Const" attr { key: "dtype" value { type: DT_INT32 } }
+       attr { key: "value" value { tensor { dtype: DT_INT32 tensor_shape { dim { size: 3 } }
+                                            int_val: 2 int_val: 0 int_val: 1 } } } }
+node { name: "scatter" op: "TensorArrayScatterV3" input: "ta" input: "idx" input: "x" input: "ta:1"
+       attr { key: "T" value { type: DT_INT32 } } }
+node { name: "gather" op: "TensorArrayGatherV3" input: "ta" input: "idx" input: "scatter"
+       attr { key: "dtype" value { type: DT_INT32 } } }
+node { name: "unwritten" op: "TensorArrayGatherV3" input: "ta" input: "idx" input: "ta:1"
+       attr { key: "dtype" value { type: DT_INT32 } } }
+"""
+
+
+def test_tensor_array_of_unknown_batch_takes_its_shape_from_the_first_write():
+    """``TensorArrayV3`` with ``element_shape`` ``(?, 2)`` (``dynamic_rnn``'s): its array is made
+    by the first scatter, for any fed batch; its dtype kept (int32: no float round trip);
+    reading it before any write is refused naming the node, as TF refuses."""
+    g = tf.Graph()
+    with g.as_default():
+        tf.import_graph_def(text_format.Parse(_PENDING_TA, tf.GraphDef()), name="")
+    for batch in (4, 1):
+        x = np.arange(3 * batch * 2, dtype=np.int32).reshape(3, batch, 2) + 2**30
+        with tf.Session(graph=g) as s:
+            got = s.run("gather:0", {"x:0": x})
+        assert got.dtype == np.int32
+        np.testing.assert_array_equal(got, x)  # gathered at the indices it was scattered to
+    with tf.Session(graph=g) as s, pytest.raises(tf.errors.InvalidArgumentError) as e:
+        s.run("unwritten:0")
+    assert "node 'unwritten' (op 'TensorArrayGatherV3')" in str(e.value)
+    assert "nothing has written yet" in str(e.value) and "[?,2]" in str(e.value)

@@ -30,12 +30,9 @@ FIXTURES = ROOT / "tests" / "fixtures" / "tf_models"
 MANIFEST = json.loads((FIXTURES / "models.json").read_text())
 MODELS = {e["name"]: e for e in MANIFEST["models"]}
 
-#: model -> what stops it today (the op lowerings and the import engine of issue 32 are on
-#: other branches; these rows turn green, and must leave this list, as they land).
-NOT_YET: dict[str, str] = {
-    "lstm_v1": "TensorArrayV3 with element_shape (None, 8): the batch dimension is left unknown",
-    "lstm_v2_saved_model": "TensorListReserve of element_shape -1 (unknown rank) in the unfrozen While body",
-}
+#: model -> what stops it today (empty: every fixture loads and matches; a new fixture that
+#: does not goes here, and must leave the list the day it passes).
+NOT_YET: dict[str, str] = {}
 
 
 def _fake_tensorflow(tmp: Path) -> Path:

@@ -17,7 +17,7 @@ import numpy as np
 
 import jaxsess._tf1.tf_opset  # noqa: F401 - fills the table
 from jaxsess._core import _tfproto, dtypes as _dtypes
-from jaxsess._core.graph._graph_def import _from_attr_value
+from jaxsess._core.graph._node_def import attr_value as _from_attr_value
 from jaxsess._core.graph._tf_opset import TF_LOWERINGS, tf_op_def
 
 _VARIABLES = ("VariableV2", "Variable", "VarHandleOp")

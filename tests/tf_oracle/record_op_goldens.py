@@ -396,6 +396,60 @@ case("Multinomial", False)(lambda b: raw.Multinomial(logits=b.p(np.log(np.array(
                                                                                   np.float32))),
                                                      num_samples=b.c(6), seed=7, seed2=3, output_dtype=tf.int64))
 
+# -- stateless random (TF's Philox numbers from a seed, or from a key and a counter) --------------
+
+
+def _key_counter(b: Builder, seed: list[int], dtype: Any = np.int32, fed: bool = False) -> Any:
+    s = b.p(np.array(seed, dtype)) if fed else b.c(np.array(seed, dtype))
+    return raw.StatelessRandomGetKeyCounter(seed=s)
+
+
+def _v2(op: str, dtype: Any, shape: list[int], seed: list[int], fed: bool = False, alg: int = 1,
+        **extra: Any) -> Callable[[Builder], Any]:
+    def build(b: Builder) -> Any:
+        key, counter = _key_counter(b, seed, fed=fed)
+        bounds = {k: b.c(v, dtype) for k, v in extra.items()}  # an IntV2's dtype is its bounds'
+        return getattr(raw, op)(shape=b.c(shape), key=key, counter=counter, alg=b.c(alg),
+                                **(bounds or {"dtype": dtype}))
+    return build
+
+
+case("StatelessRandomGetKeyCounter", False)(lambda b: list(_key_counter(b, [-5, 2**31 - 1])))
+case("StatelessRandomGetKeyCounter_int64", False)(lambda b: list(_key_counter(b, [2**40 + 3, -(2**35)], np.int64)))
+case("StatelessRandomGetKeyCounterAlg", False)(lambda b: list(raw.StatelessRandomGetKeyCounterAlg(
+    seed=b.p(np.array([1, 2], np.int32)))))
+case("StatelessRandomUniformV2", False)(_v2("StatelessRandomUniformV2", tf.float32, [3, 5], [1, 2], fed=True))
+case("StatelessRandomUniformV2_auto", False)(_v2("StatelessRandomUniformV2", tf.float32, [7], [9, 8], alg=3))
+case("StatelessRandomUniformV2_half", False)(_v2("StatelessRandomUniformV2", tf.float16, [3, 5], [4, 5]))
+case("StatelessRandomUniformV2_double", False)(_v2("StatelessRandomUniformV2", tf.float64, [3, 5], [4, 5], fed=True))
+case("StatelessRandomUniformV2_counter_carry", False)(lambda b: raw.StatelessRandomUniformV2(
+    shape=b.c([9]), key=b.c(np.array([5], np.uint64)), counter=b.p(np.array([2**64 - 3, 7], np.uint64)),
+    alg=b.c(1), dtype=tf.float32))
+case("StatelessRandomNormalV2", False)(_v2("StatelessRandomNormalV2", tf.float32, [3, 5], [1, 2], fed=True))
+case("StatelessRandomNormalV2_bfloat16", False)(lambda b: raw.Cast(  # float32: .npz has no bfloat16
+    x=_v2("StatelessRandomNormalV2", tf.bfloat16, [6], [3, 1])(b), DstT=tf.float32))
+case("StatelessTruncatedNormalV2", False)(_v2("StatelessTruncatedNormalV2", tf.float32, [4, 25], [7, 11], fed=True))
+case("StatelessRandomUniformIntV2", False)(_v2("StatelessRandomUniformIntV2", tf.int32, [3, 5], [1, 2], fed=True,
+                                               minval=-7, maxval=100))
+case("StatelessRandomUniformIntV2_int64", False)(_v2("StatelessRandomUniformIntV2", tf.int64, [3, 5], [1, 2],
+                                                     minval=-(2**40), maxval=2**41 + 5))
+case("StatelessRandomUniformFullIntV2", False)(_v2("StatelessRandomUniformFullIntV2", tf.int32, [3, 5], [6, 2]))
+case("StatelessRandomUniformFullIntV2_uint64", False)(_v2("StatelessRandomUniformFullIntV2", tf.uint64, [5],
+                                                          [6, 2]))
+case("StatelessRandomUniform", False)(lambda b: raw.StatelessRandomUniform(
+    shape=b.c([3, 5]), seed=b.p(np.array([3, -4], np.int64)), dtype=tf.float32))
+case("StatelessRandomNormal", False)(lambda b: raw.StatelessRandomNormal(
+    shape=b.c([3, 5]), seed=b.c([3, 4]), dtype=tf.float32))
+case("StatelessTruncatedNormal", False)(lambda b: raw.StatelessTruncatedNormal(
+    shape=b.c([2, 9]), seed=b.p(np.array([3, 4], np.int32)), dtype=tf.float32))
+case("StatelessRandomUniformInt", False)(lambda b: raw.StatelessRandomUniformInt(
+    shape=b.c([3, 5]), seed=b.c([3, 4]), minval=b.c(-3), maxval=b.c(4)))
+case("StatelessRandomUniformFullInt", False)(lambda b: raw.StatelessRandomUniformFullInt(
+    shape=b.c([4]), seed=b.c([3, 4]), dtype=tf.uint32))
+# what tf.random.stateless_uniform and a Keras initializer write (GetKeyCounter, scale and shift)
+case("stateless_uniform_api", False)(lambda b: tf.random.stateless_uniform(
+    [4, 3], seed=b.p(np.array([10, 20], np.int32)), minval=-0.5, maxval=2.0))
+
 # -- optimizers (one step on variables) ---------------------------------------------------------
 
 def _opt(name: str, resource: bool) -> Callable[[Builder], Any]:

@@ -79,6 +79,15 @@ from jaxsess._core.graph._graph import (
     register_graph_def_writer,
 )
 from jaxsess._core.graph._host import note_op
+from jaxsess._core.graph._node_def import (
+    OUTPUT_SHAPES,
+    attr_value,
+    input_name,
+    refine_output_shapes,
+    registry_tf_attrs,
+    split_const_inputs,
+    write_output_shapes,
+)
 from jaxsess._core.graph._registry import REGISTRY, _freeze, infer_output_specs, tf_op_def, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._core.graph._tf_frames import functionalize, has_v1_control_flow
@@ -155,53 +164,6 @@ def _to_attr_value(v: Any) -> Any:
     return av
 
 
-def _from_attr_value(av: Any) -> Any:
-    """The Python value of an ``AttrValue`` (lists as tuples, strings as ``str``).
-
-    Raises:
-      ValueError: an attr kind jaxsess does not read (functions, placeholders)
-        or a malformed value.
-    """
-    kind = av.WhichOneof("value")
-    if kind == "b":
-        return bool(av.b)
-    if kind == "i":
-        return int(av.i)
-    if kind == "f":
-        return float(av.f)
-    if kind == "s":
-        try:
-            return av.s.decode("utf-8")
-        except UnicodeDecodeError:
-            return bytes(av.s)
-    if kind == "type":
-        return _tfproto.enum_to_dtype(av.type)
-    if kind == "shape":
-        return TensorShape(_tfproto.proto_to_dims(av.shape))
-    if kind == "tensor":
-        return _tfproto.tensor_proto_to_ndarray(av.tensor)
-    if kind == "list":
-        lst = av.list
-        if lst.b:
-            return tuple(bool(x) for x in lst.b)
-        if lst.i:
-            return tuple(int(x) for x in lst.i)
-        if lst.f:
-            return tuple(float(x) for x in lst.f)
-        if lst.s:
-            return tuple(x.decode("utf-8", "replace") for x in lst.s)
-        if lst.type:
-            return tuple(_tfproto.enum_to_dtype(x) for x in lst.type)
-        if lst.shape:
-            return tuple(TensorShape(_tfproto.proto_to_dims(x)) for x in lst.shape)
-        if lst.tensor or lst.func:
-            raise ValueError("list attributes of tensors or functions are not supported")
-        return ()
-    if kind is None:
-        return None
-    raise ValueError(f"attributes of kind '{kind}' are not supported by jaxsess")
-
-
 def _same(a: Any, b: Any) -> bool:
     try:
         return bool(_freeze(a) == _freeze(b))
@@ -213,14 +175,6 @@ def _same(a: Any, b: Any) -> bool:
 
 PRIVATE_ATTRS = "_jaxsess_attrs"
 """The private attribute holding a node's exact jaxsess attributes (JSON) where TF's attrs cannot."""
-_OUTPUT_SHAPES = "_output_shapes"
-
-
-def _input_name(t: Tensor) -> str:
-    """TF's spelling of an input: ``'op'`` for output 0, ``'op:k'`` otherwise."""
-    return t.op.name if t.value_index == 0 else t.name
-
-
 def graph_to_graph_def(graph: Graph, from_version: int | None = None, add_shapes: bool = True, *,
                        lenient: bool = False) -> graph_pb2.GraphDef:
     """The ``GraphDef`` protocol buffer of ``graph``, as ``tf.Graph.as_graph_def``.
@@ -333,12 +287,10 @@ def _export_expanded(gd: Any, graph: Graph, op: Operation, taken: set[str], add_
             node.attr[_HELPER_ATTR].s = op.name.encode("utf-8")
             continue
         node.input.extend("^" + c.name for c in op.control_inputs)
-        private = {"op": op.type, "attrs": encoded, "n_const": 0, "inputs": [_input_name(t) for t in op.inputs]}
+        private = {"op": op.type, "attrs": encoded, "n_const": 0, "inputs": [input_name(t) for t in op.inputs]}
         node.attr[PRIVATE_ATTRS].s = json.dumps(private).encode("utf-8")
         if add_shapes and op.outputs:
-            shapes = node.attr[_OUTPUT_SHAPES].list.shape
-            for t in op.outputs:
-                shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
+            write_output_shapes(node, op.outputs)
     return True
 
 
@@ -360,7 +312,7 @@ def _export_op(
     else:
         exact = True
         why = None
-    inputs = [_input_name(t) for t in op.inputs]
+    inputs = [input_name(t) for t in op.inputs]
     input_dtypes: list[_dtypes.DType | None] = [t.dtype for t in op.inputs]
     const_names: list[str] = []
     for k, value in enumerate(consts):
@@ -377,7 +329,7 @@ def _export_op(
         c.attr["value"].tensor.CopyFrom(_tfproto.ndarray_to_tensor_proto(arr))
         c.attr["dtype"].type = c.attr["value"].tensor.dtype
         if add_shapes:
-            c.attr[_OUTPUT_SHAPES].list.shape.add().CopyFrom(_tfproto.shape_to_proto(list(arr.shape)))
+            c.attr[OUTPUT_SHAPES].list.shape.add().CopyFrom(_tfproto.shape_to_proto(list(arr.shape)))
         const_names.append(cname)
     const_dtypes = [None if _tfproto.is_string_array(np.asarray(c)) else _dtypes.as_dtype(np.asarray(c).dtype)
                     for c in consts]
@@ -400,7 +352,7 @@ def _export_op(
             continue
         node.attr[key].CopyFrom(av)
         if key not in types:  # as on import: type attributes come from the inputs
-            decoded[key] = _from_attr_value(av)
+            decoded[key] = attr_value(av)
     if exact:
         try:
             exact = _same(m.from_tf(decoded, [np.asarray(c) for c in consts]), dict(op.attrs))
@@ -421,9 +373,7 @@ def _export_op(
         private = {"op": op.type, "attrs": encoded, "n_const": len(consts)}
         node.attr[PRIVATE_ATTRS].s = json.dumps(private).encode("utf-8")
     if add_shapes and op.outputs and m.shapes:
-        shapes = node.attr[_OUTPUT_SHAPES].list.shape
-        for t in op.outputs:
-            shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
+        write_output_shapes(node, op.outputs)
 
 
 def write_graph(graph_or_graph_def: Graph | graph_pb2.GraphDef, logdir: str, name: str, as_text: bool = True) -> str:
@@ -709,8 +659,7 @@ def _import_node(
     if n_const:
         if len(inputs) < n_const:
             raise ValueError(f"{op_type} takes {n_const} constant input(s) besides its data inputs; got {len(inputs)} inputs")
-        at = len(inputs) - n_const if m.const_pos < 0 else m.const_pos
-        const_inputs, inputs = inputs[at:at + n_const], inputs[:at] + inputs[at + n_const:]
+        inputs, const_inputs, _ = split_const_inputs(inputs, n_const, m.const_pos)
     else:
         const_inputs = []
     if spec is not None:
@@ -722,15 +671,7 @@ def _import_node(
                 raise ValueError(f"attribute '{k}': {e}") from None
             _note_mapped(v, mapped, used_map)
     else:
-        skip = set(m.types if m.types is not None else ({"T": 0} if node.input else {}))
-        tf_attrs = {}
-        for k, av in node.attr.items():
-            if k in skip or k.startswith("_"):
-                continue
-            try:
-                tf_attrs[k] = _from_attr_value(av)
-            except (ValueError, TypeError) as e:
-                raise ValueError(f"attribute '{k}': {e}") from None
+        tf_attrs = registry_tf_attrs(node.attr, m, bool(node.input))
         consts = []
         for t in const_inputs:
             if isinstance(t, _StringConst):
@@ -761,16 +702,8 @@ def _import_node(
     for j, (shape, dtype) in enumerate(specs):
         if not isinstance(dtype, _dtypes.DType) or not isinstance(shape, TensorShape):
             raise ValueError(f"its attributes give output {j} no valid dtype and shape ({dtype!r:.40}, {shape!r:.40})")
-    if _OUTPUT_SHAPES in node.attr and (spec is not None or node.op == m.op):  # not for TF's resource ops
-        recorded = node.attr[_OUTPUT_SHAPES].list.shape
-        if len(recorded) == len(specs):
-            refined = []
-            for j, (rec, (shape, dtype)) in enumerate(zip(recorded, specs)):
-                want = TensorShape(_tfproto.proto_to_dims(rec))
-                if not want.is_compatible_with(shape):
-                    raise ValueError(f"output {j} is recorded with shape {want} but the op gives {shape}")
-                refined.append((shape.merge_with(want), dtype))
-            specs = refined
+    if spec is not None or node.op == m.op:  # not for TF's resource ops
+        specs = refine_output_shapes(node, specs)
     ctx = graph.device(node.device) if node.device else contextlib.nullcontext()
     with ctx:
         op = graph._create_op(op_def, inputs, attrs, prefix + name + "/", specs, controls)

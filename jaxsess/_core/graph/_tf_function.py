@@ -46,6 +46,7 @@ import numpy as np
 from jax import lax
 
 from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes, errors as errors
+from jaxsess._core.graph._node_def import registry_tf_attrs, split_const_inputs
 from jaxsess._core.graph._registry import tf_op_def as registry_tf_op, tf_type_to_op
 from jaxsess._core.graph._tf_lists import is_pending
 from jaxsess._core.graph._tf_node import (
@@ -57,7 +58,6 @@ from jaxsess._core.graph._tf_node import (
     arg_counts,
     arg_dtypes,
     call_lowering,
-    decode_attr_value,
     decode_attrs,
     set_function_lowerer,
     static_positions,
@@ -412,7 +412,7 @@ def _on_host(ctx: TFNodeContext, run: Callable[[], list[Any]], out_types: Sequen
                 outs = run()
         else:
             outs = run()
-    return [np.asarray(o) if not isinstance(o, jax.core.Tracer) else o for o in outs]
+    return [o if isinstance(o, jax.core.Tracer) or is_pending(o) else np.asarray(o) for o in outs]
 
 
 def _registry_op(ctx: _BodyContext, op_type: str, attr_map: Mapping[str, Any], inputs: list[Any],
@@ -424,26 +424,17 @@ def _registry_op(ctx: _BodyContext, op_type: str, attr_map: Mapping[str, Any], i
                         "function body)")
     m = registry_tf_op(od)
     assert m.from_tf is not None
-    skip = set(m.types if m.types is not None else ({"T": 0} if inputs else {}))
-    tf_attrs: dict[str, Any] = {}
-    for k, av in attr_map.items():
-        if k in skip or k.startswith("_"):
-            continue
-        which = av.WhichOneof("value")
-        try:
-            tf_attrs[k] = _legacy_value(av, which)
-        except (ValueError, TypeError) as e:
-            raise ctx.error(f"attribute '{k}': {e}") from None
-    data = list(inputs)
+    try:
+        tf_attrs = registry_tf_attrs(attr_map, m, bool(inputs))
+    except ValueError as e:
+        raise ctx.error(str(e)) from None
+    data, raw, at = split_const_inputs(inputs, m.n_const, m.const_pos)
     consts: list[np.ndarray] = []
-    if m.n_const:
-        at = len(data) - m.n_const if m.const_pos < 0 else m.const_pos
-        for i in range(at, at + m.n_const):
-            h = _host(data[i])
-            if h is None:
-                raise ctx.error(f"input {i} must be known before the function runs")
-            consts.append(h)
-        data = data[:at] + data[at + m.n_const:]
+    for i, v in enumerate(raw, at):
+        h = _host(v)
+        if h is None:
+            raise ctx.error(f"input {i} must be known before the function runs")
+        consts.append(h)
     try:
         attrs = m.from_tf(tf_attrs, consts)
         if all(_host(v) is not None for v in data):
@@ -461,22 +452,6 @@ def _registry_op(ctx: _BodyContext, op_type: str, attr_map: Mapping[str, Any], i
     res_list = [res] if od.n_outputs(attrs) == 1 else list(res)
     return [jnp.asarray(r, d.np_dtype) if isinstance(d, _dtypes.DType) and d != _dtypes.string else r
             for r, d in zip(res_list, out_types)]
-
-
-def _legacy_value(av: Any, which: str | None) -> Any:
-    """An attribute as jaxsess's ``TFOp`` mappings read it (as ``graph/_graph_def`` does)."""
-    if which == "list":
-        lst = av.list
-        for field, kind in (("b", "bool"), ("i", "int"), ("f", "float"), ("s", "string"), ("type", "type"),
-                            ("shape", "shape")):
-            if len(getattr(lst, field)):
-                return decode_attr_value(av, f"list({kind})")
-        return ()
-    scalar = {"s": "string", "i": "int", "f": "float", "b": "bool", "type": "type", "shape": "shape",
-              "tensor": "tensor"}.get(which or "")
-    if scalar is None:
-        raise ValueError(f"attribute values of kind {which!r} are not supported")
-    return decode_attr_value(av, scalar)
 
 
 def _variable_op(ctx: _BodyContext, op_type: str, inputs: list[Any], attrs: Mapping[str, Any]) -> list[Any]:

@@ -24,6 +24,7 @@ from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes
 from jaxsess._core.graph._attr_json import _Decoder, _tensor_key
 from jaxsess._core.graph._graph import _VALID_OP_NAME, Graph, Operation, Tensor
 from jaxsess._core.graph._host import note_op
+from jaxsess._core.graph._node_def import OUTPUT_SHAPES, input_name, refine_output_shapes, write_output_shapes
 from jaxsess._core.graph._registry import REGISTRY, infer_output_specs, tf_type_to_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._core.graph._tf_function import calls_random
@@ -52,12 +53,6 @@ __all__ = ["STRUCTURAL_TF_OPS", "TF_NODE_ATTR", "VARIABLE_QUERIES", "import_tf_n
 TF_NODE_ATTR = "_jaxsess_tf_node"
 """The private attribute marking, in a GraphDef jaxsess wrote, a node imported through TF's op-set
 table: import reads it through the table again."""
-_OUTPUT_SHAPES = "_output_shapes"
-
-
-def _input_name(t: Tensor) -> str:
-    return t.op.name if t.value_index == 0 else t.name
-
 
 STRUCTURAL_TF_OPS = frozenset({
     "Const", "Placeholder", "PlaceholderV2", "PlaceholderWithDefault", "Identity", "NoOp", "VariableV2", "Variable",
@@ -224,16 +219,7 @@ def import_tf_node(
         specs = [(TensorShape(None), dt if isinstance(dt, _dtypes.DType) else _dtypes.float32) for dt, _ in out_types]
     else:
         specs = [(s, dt if isinstance(dt, _dtypes.DType) else d) for (s, d), (dt, _) in zip(specs, out_types)]
-    if _OUTPUT_SHAPES in node.attr:
-        recorded = node.attr[_OUTPUT_SHAPES].list.shape
-        if len(recorded) == len(specs):
-            refined = []
-            for j, (rec, (shape, dtype)) in enumerate(zip(recorded, specs)):
-                want = TensorShape(_tfproto.proto_to_dims(rec))
-                if not want.is_compatible_with(shape):
-                    raise ValueError(f"output {j} is recorded with shape {want} but the op gives {shape}")
-                refined.append((shape.merge_with(want), dtype))
-            specs = refined
+    specs = refine_output_shapes(node, specs)
     ctx = graph.device(node.device) if node.device else contextlib.nullcontext()
     with ctx:
         op = graph._create_op(REGISTRY[kind], inputs, op_attrs, prefix + name + "/", specs, controls)
@@ -244,14 +230,12 @@ def import_tf_node(
 def export_tf_node(gd: Any, op: Operation, add_shapes: bool) -> None:
     """A generic TF node written back as TF's node: its TF op type and attributes as imported."""
     node = gd.node.add(name=op.name, op=op.attrs["tf_op"], device=op.device)
-    node.input.extend(_input_name(t) for t in op.inputs)
+    node.input.extend(input_name(t) for t in op.inputs)
     node.input.extend("^" + c.name for c in op.control_inputs)
     saved = _tfproto.NodeDef.FromString(op.attrs["node_def"])
     for k, av in saved.attr.items():
-        if k != _OUTPUT_SHAPES:
+        if k != OUTPUT_SHAPES:
             node.attr[k].CopyFrom(av)
     node.attr[TF_NODE_ATTR].b = True
     if add_shapes and op.outputs:
-        shapes = node.attr[_OUTPUT_SHAPES].list.shape
-        for t in op.outputs:
-            shapes.add().CopyFrom(_tfproto.shape_to_proto(t.shape.as_tuple()))
+        write_output_shapes(node, op.outputs)

@@ -7,13 +7,16 @@ arrays ``[n, *element_shape]``, so they pass through ``lax.while_loop``
 carries and ``lax.cond`` branches like any tensor:
 
 * a TensorArray's **flow** is its contents: ``TensorArrayV3`` makes zeros
-  ``[size, *element_shape]`` (``size`` folded on the host; ``element_shape``
-  must be fully known, a dynamic size is refused, naming the node), reads,
+  ``[size, *element_shape]`` (``size`` folded on the host, a dynamic size is
+  refused, naming the node; an ``element_shape`` not fully known, as
+  ``dynamic_rnn``'s ``(?, units)``, makes a :class:`PendingList` whose array
+  the first write or scatter makes, as TF's kernel fixes it then), reads,
   gathers and ``TensorArraySizeV3`` read the flow, writes and scatters return
   the updated flow; the handle is a placeholder value (the ops taking it are
   stateful, as TF's: never folded, their handle input passed as it is);
 * a TensorList **is** its array: ``TensorListReserve`` makes zeros
-  ``[num_elements, *element_shape]`` (both known on the host),
+  ``[num_elements, *element_shape]`` (both known on the host; an element
+  shape with unknown dims or rank, a :class:`PendingList` as above),
   ``TensorListFromTensor`` is its tensor, ``GetItem``/``SetItem``/``Gather``/
   ``Stack``/``Length`` index it, ``EmptyTensorList`` + ``TensorListPushBack``
   grow it (outside loops: a loop variable must keep its shape, so a loop
@@ -56,34 +59,55 @@ def _ta_new(ctx: Any, inputs: Any, attrs: Any) -> Any:
     shape = attrs["element_shape"]
     if attrs["dynamic_size"]:
         raise ctx.error("a TensorArray of dynamic size: jaxsess needs its size when the graph is compiled")
-    if not shape.is_fully_defined():
-        raise ctx.error(f"a TensorArray whose element_shape {shape} is not fully known: jaxsess needs it when "
-                        "the graph is compiled")
-    return [jnp.zeros((), jnp.int32), jnp.zeros((size, *shape.as_list()), attrs["dtype"].np_dtype)]
+    handle = jnp.zeros((), jnp.int32)
+    if not shape.is_fully_defined():  # (None, 8): dynamic_rnn's batch; the first write makes the array
+        dims = None if shape.ndims is None else tuple(shape.as_list())
+        return [handle, PendingList(size, dims, attrs["dtype"].np_dtype)]
+    return [handle, jnp.zeros((size, *shape.as_list()), attrs["dtype"].np_dtype)]
+
+
+def _written(ctx: Any, flow: Any, item_shape: tuple[int, ...]) -> Any:
+    """``flow``'s array: a pending one is made for elements of ``item_shape`` (its first write)."""
+    if not isinstance(flow, PendingList):
+        return flow
+    try:
+        return flow.materialize(item_shape)
+    except ValueError as e:
+        raise ctx.error(str(e)) from None
+
+
+def _contents(ctx: Any, flow: Any) -> Any:
+    """``flow``'s array, for a read: a pending one has never been written (TF's error too)."""
+    if isinstance(flow, PendingList):
+        raise ctx.error("reads a TensorArray/TensorList that nothing has written yet, and whose element shape "
+                        f"{flow.shape_text()} is not fully known")
+    return flow
 
 
 @register_tf_lowering("TensorArrayReadV3", stateful=True)
 def _ta_read(ctx: Any, inputs: Any, attrs: Any) -> Any:
     _, index, flow = inputs
-    return [flow[index]]
+    return [_contents(ctx, flow)[index]]
 
 
 @register_tf_lowering("TensorArrayWriteV3", stateful=True)
 def _ta_write(ctx: Any, inputs: Any, attrs: Any) -> Any:
     _, index, value, flow = inputs
+    flow = _written(ctx, flow, tuple(jnp.shape(value)))
     return [flow.at[index].set(jnp.asarray(value, flow.dtype))]
 
 
 @register_tf_lowering("TensorArrayScatterV3", stateful=True)
 def _ta_scatter(ctx: Any, inputs: Any, attrs: Any) -> Any:
     _, indices, value, flow = inputs
+    flow = _written(ctx, flow, tuple(jnp.shape(value))[1:])
     return [flow.at[indices].set(jnp.asarray(value, flow.dtype))]
 
 
 @register_tf_lowering("TensorArrayGatherV3", stateful=True)
 def _ta_gather(ctx: Any, inputs: Any, attrs: Any) -> Any:
     _, indices, flow = inputs
-    return [flow[indices]]
+    return [_contents(ctx, flow)[indices]]
 
 
 @register_tf_lowering("TensorArraySizeV3", stateful=True)
@@ -93,7 +117,7 @@ def _ta_size(ctx: Any, inputs: Any, attrs: Any) -> Any:
 
 @register_tf_lowering("TensorArrayConcatV3", stateful=True)
 def _ta_concat(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    flow = inputs[1]
+    flow = _contents(ctx, inputs[1])
     n = flow.shape[0]
     lengths = jnp.full((n,), flow.shape[1] if flow.ndim > 1 else 1, jnp.int64)
     return [jnp.reshape(flow, (-1, *flow.shape[2:])), lengths]
@@ -108,28 +132,39 @@ def _ta_close(ctx: Any, inputs: Any, attrs: Any) -> Any:
 
 
 class PendingList:
-    """A ``TensorListReserve`` whose element shape has unknown dimensions (Keras' ``[-1, units]``):
-    its array is made by the first ``TensorListSetItem`` (a ``While`` whose loop variable it is
-    finds the shape by tracing its body once: ``graph/_tf_function``). A pytree without leaves.
+    """A ``TensorListReserve`` or ``TensorArrayV3`` whose element shape has unknown dimensions
+    (Keras' ``[-1, units]``, ``dynamic_rnn``'s ``(?, units)``) or an unknown rank (a function
+    traced for any batch: ``-1``): its array is made by the first ``TensorListSetItem``,
+    ``TensorArrayWriteV3`` or ``TensorArrayScatterV3`` (a ``While`` whose loop variable it is
+    finds the shape by tracing its body once: ``graph/_tf_function``); reading it before is
+    refused, naming the node. A pytree without leaves.
 
     Attributes:
       n: the number of elements.
-      element_shape: the known dims (``None`` unknown).
+      element_shape: the known dims (``None`` unknown), or ``None`` when even the rank is
+        unknown (TF's ``element_shape`` of ``-1``: a function traced for any batch).
       dtype: the NumPy element dtype.
       shape: ``(n, *element_shape)`` (for shape inference: unknown dims as ``None``).
     """
 
-    def __init__(self, n: int, element_shape: tuple[int | None, ...], dtype: Any) -> None:
+    def __init__(self, n: int, element_shape: tuple[int | None, ...] | None, dtype: Any) -> None:
         self.n, self.element_shape, self.dtype = n, element_shape, np.dtype(dtype)
-        self.shape = (n, *element_shape)
+        self.shape = (n, *(element_shape or ()))
 
     def materialize(self, item_shape: tuple[int, ...]) -> Any:
         """The zero array for elements of ``item_shape`` (checked against the known dims)."""
-        if len(item_shape) != len(self.element_shape) or any(
-                k is not None and k != d for k, d in zip(self.element_shape, item_shape)):
+        known = self.element_shape
+        if known is not None and (len(item_shape) != len(known) or any(
+                k is not None and k != d for k, d in zip(known, item_shape))):
             raise ValueError(f"an element of shape {list(item_shape)} does not fit the TensorList's element shape "
-                             f"{[-1 if d is None else d for d in self.element_shape]}")
+                             f"{[-1 if d is None else d for d in known]}")
         return jnp.zeros((self.n, *item_shape), self.dtype)
+
+    def shape_text(self) -> str:
+        """The element shape as TF writes it (``<unknown>``, ``[?,8]``)."""
+        if self.element_shape is None:
+            return "<unknown>"
+        return "[" + ",".join("?" if d is None else str(d) for d in self.element_shape) + "]"
 
 
 jax.tree_util.register_pytree_node(
@@ -159,9 +194,11 @@ def _tl_reserve(ctx: Any, inputs: Any, attrs: Any) -> Any:
     shape = _element_shape(ctx, inputs[0], "element_shape")
     n = int(np.asarray(inputs[1]))
     raw = np.asarray(inputs[0]).reshape(-1) if np.ndim(inputs[0]) else None
-    if n < 0 or raw is None:
+    if n < 0:
         raise ctx.error(f"a TensorList of {n} elements of shape {np.asarray(inputs[0]).tolist()}: jaxsess needs the "
-                        "number of elements and the rank of its elements when the graph is compiled")
+                        "number of elements when the graph is compiled")
+    if raw is None:  # unknown rank: the first SetItem makes the array
+        return [PendingList(n, None, _elem_dtype(attrs))]
     if shape is None:  # unknown dims: the first SetItem makes the array
         return [PendingList(n, tuple(None if int(d) < 0 else int(d) for d in raw), _elem_dtype(attrs))]
     return [jnp.zeros((n, *shape), _elem_dtype(attrs))]
@@ -174,28 +211,24 @@ def _tl_from_tensor(ctx: Any, inputs: Any, attrs: Any) -> Any:
 
 @register_tf_lowering("TensorListGetItem")
 def _tl_get(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    return [inputs[0][inputs[1]]]
+    return [_contents(ctx, inputs[0])[inputs[1]]]
 
 
 @register_tf_lowering("TensorListSetItem")
 def _tl_set(ctx: Any, inputs: Any, attrs: Any) -> Any:
     lst, index, item = inputs
-    if isinstance(lst, PendingList):
-        try:
-            lst = lst.materialize(tuple(jnp.shape(item)))
-        except ValueError as e:
-            raise ctx.error(str(e)) from None
+    lst = _written(ctx, lst, tuple(jnp.shape(item)))
     return [lst.at[index].set(jnp.asarray(item, lst.dtype))]
 
 
 @register_tf_lowering("TensorListStack")
 def _tl_stack(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    return [inputs[0]]
+    return [_contents(ctx, inputs[0])]
 
 
 @register_tf_lowering("TensorListGather")
 def _tl_gather(ctx: Any, inputs: Any, attrs: Any) -> Any:
-    return [inputs[0][inputs[1]]]
+    return [_contents(ctx, inputs[0])[inputs[1]]]
 
 
 @register_tf_lowering("TensorListLength")

@@ -68,6 +68,7 @@ from jaxsess._core import _tfproto as _tfproto, dtypes as _dtypes, errors as err
 from jaxsess._core.graph._graph import Operation, Tensor
 from jaxsess._core.graph._registry import OutputSpec, _freeze, register_op
 from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.graph._tf_lists import is_pending
 from jaxsess._core.graph._tf_opset import TF_LOWERINGS, TFLowering, tf_op_def
 
 __all__ = [
@@ -525,7 +526,8 @@ def call_lowering(lw: TFLowering, ctx: TFNodeContext, inputs: Sequence[Any], att
             f"output(s); TF's OpDef gives {len(out_dtypes)}")
     res = []
     for v, dt in zip(outs, out_dtypes):
-        if isinstance(dt, _dtypes.DType) and dt != _dtypes.string and getattr(v, "dtype", None) != dt.np_dtype:
+        if (isinstance(dt, _dtypes.DType) and dt != _dtypes.string and getattr(v, "dtype", None) != dt.np_dtype
+                and not is_pending(v)):  # a pending list is made by its first write
             v = jnp.asarray(v, dt.np_dtype)
         res.append(v)
     return res

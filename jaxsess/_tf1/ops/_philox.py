@@ -28,6 +28,7 @@ earlier runs (a ``uint32`` scalar, the op's counter), which puts this run
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -35,7 +36,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-__all__ = ["philox_bits", "uniform", "normal", "truncated_normal", "uniform_int", "RESERVED_PER_OUTPUT"]
+__all__ = ["philox_bits", "uniform", "normal", "truncated_normal", "uniform_int", "RESERVED_PER_OUTPUT",
+           "counter_bits", "key_counter_of_seed", "stateless_uniform", "stateless_normal",
+           "stateless_truncated_normal", "stateless_uniform_int", "stateless_full_int"]
 
 RESERVED_PER_OUTPUT = 256  # 128-bit samples reserved per output value and run (TF's multiplier)
 
@@ -111,6 +114,75 @@ def philox_bits(seed: int, seed2: int, drawn: Any, offsets: np.ndarray) -> tuple
     return _philox(c0, c1, c2, c3, k0, k1)
 
 
+def counter_bits(key: tuple[Any, Any], counter: tuple[Any, Any, Any, Any]) -> Bits:
+    """The stream of ``PhiloxRandom(counter, key)`` (``uint32`` words, scalars that may be traced):
+    the sample at offset ``o`` is the one at the 128-bit counter ``counter + o``
+    (``PhiloxRandom::Skip``), as TF's stateless kernels draw group ``o``."""
+    k0, k1 = (jnp.asarray(k, jnp.uint32) for k in key)
+    c0, c1, c2, c3 = (jnp.asarray(c, jnp.uint32) for c in counter)
+
+    def bits(offsets: np.ndarray) -> tuple[Any, Any, Any, Any]:
+        offsets = np.asarray(offsets, np.uint64)
+        o_lo = jnp.asarray((offsets & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+        o_hi = jnp.asarray((offsets >> np.uint64(32)).astype(np.uint32))
+        s0 = c0 + o_lo
+        t = o_hi + (s0 < o_lo).astype(jnp.uint32)
+        s1 = c1 + t
+        s2 = c2 + (s1 < t).astype(jnp.uint32)
+        s3 = c3 + ((s1 < t) & (s2 == _U32(0))).astype(jnp.uint32)
+        return _philox(s0, s1, s2, s3, k0, k1)
+
+    return bits
+
+
+_SEED_KEY = (0x3EC8F720, 0x02461E29)  # GenerateKey's fixed key (stateless_random_ops.cc)
+
+
+def key_counter_of_seed(seed: Any) -> tuple[tuple[Any, Any], tuple[Any, Any, Any, Any]]:
+    """TF's ``GenerateKey``: the Philox key and counter (``uint32`` words) of a stateless op's
+    ``seed`` (``int32``/``int64 [2]``, sign-extended to 64 bits): one Philox sample of the
+    seed words under a fixed key gives the key (words 0, 1) and the counter's high half
+    (words 2, 3); its low half is zero."""
+    words = []
+    for k in range(2):
+        v = seed[k]
+        if np.dtype(v.dtype).itemsize == 8:
+            words += [(v & 0xFFFFFFFF).astype(jnp.uint32), (v >> 32).astype(jnp.uint32)]
+        else:
+            v32 = lax.bitcast_convert_type(jnp.asarray(v, jnp.int32), jnp.uint32)
+            words += [v32, jnp.where(v < 0, _U32(0xFFFFFFFF), _U32(0))]
+    c0, c1, c2, c3 = words
+    m = _philox(c0, c1, c2, c3, *_SEED_KEY)
+    zero = jnp.zeros((), jnp.uint32)
+    return (m[0], m[1]), (zero, zero, m[2], m[3])
+
+
+def stateless_uniform(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``StatelessRandomUniform[V2]``'s ``[0, 1)`` values (float16/bfloat16/float32/float64)."""
+    return _uniform_of(bits, shape, dtype)
+
+
+def stateless_normal(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``StatelessRandomNormal[V2]``'s values (float16/bfloat16/float32: computed in float32)."""
+    return _normal_of(bits, shape, dtype)
+
+
+def stateless_truncated_normal(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``StatelessTruncatedNormal[V2]``'s values (float16/bfloat16/float32)."""
+    return _truncated_normal_of(bits, shape, dtype)
+
+
+def stateless_uniform_int(bits: Bits, shape: tuple[int, ...], lo: Any, hi: Any, dtype: Any) -> Any:
+    """``StatelessRandomUniformInt[V2]``'s values in ``[lo, hi)`` (int32/int64/uint32/uint64)."""
+    return _uniform_int_of(bits, shape, lo, hi, dtype)
+
+
+def stateless_full_int(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
+    """``StatelessRandomUniformFullInt[V2]``'s values: every bit pattern of ``dtype``."""
+    dt = np.dtype(dtype)
+    return lax.bitcast_convert_type(_full_of(bits, math.prod(shape), dt.itemsize), dt).reshape(shape)
+
+
 def _interleave(parts: tuple[Any, ...] | list[Any]) -> Any:
     """``[p0[i], p1[i], ..., p0[i+1], ...]``: the arrays of one shape ``S``
     interleaved along a new last axis, shape ``S + (len(parts),)``. (A
@@ -122,11 +194,23 @@ def _interleave(parts: tuple[Any, ...] | list[Any]) -> Any:
     return lax.select_n(lane, *[jnp.broadcast_to(p[..., None], shape) for p in parts])
 
 
+Bits = Callable[[np.ndarray], "tuple[Any, Any, Any, Any]"]
+"""A stream: the four ``uint32`` words of the 128-bit samples at static ``offsets``."""
+
+
+def _stateful(seed: int, seed2: int, drawn: Any) -> Bits:
+    return lambda offsets: philox_bits(seed, seed2, drawn, offsets)
+
+
+def _words_of(bits: Bits, n: int) -> Any:
+    """The first ``n`` ``uint32`` values of ``bits``' stream, one 128-bit sample per four (flat)."""
+    groups = -(-n // 4)
+    return _interleave(bits(np.arange(groups))).reshape(-1)[:n]
+
+
 def _words(seed: int, seed2: int, drawn: Any, n: int) -> Any:
     """The first ``n`` ``uint32`` values of a run of a fixed-samples-per-output op (flat)."""
-    groups = -(-n // 4)
-    w = philox_bits(seed, seed2, drawn, np.arange(groups))
-    return _interleave(w).reshape(-1)[:n]
+    return _words_of(_stateful(seed, seed2, drawn), n)
 
 
 def _unit_float(x: Any) -> Any:
@@ -155,8 +239,16 @@ SUPPORTED_FLOATS = (np.dtype(np.float32), np.dtype(np.float16), np.dtype(jnp.bfl
 
 def uniform(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], dtype: Any) -> Any:
     """``RandomUniform``'s ``[0, 1)`` values (float32, float16, bfloat16)."""
+    return _uniform_of(_stateful(seed, seed2, drawn), shape, dtype)
+
+
+def _uniform_of(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
     n = math.prod(shape)
-    return _unit(_words(seed, seed2, drawn, n), dtype).reshape(shape)
+    if np.dtype(dtype) == np.float64:  # Uint64ToDouble: two values of the stream, 52 mantissa bits
+        w = _words_of(bits, 2 * n).reshape(n, 2)
+        hi = (w[:, 0] & _U32(0xFFFFF)).astype(jnp.float64) * np.float64(2.0**-20)
+        return (hi + w[:, 1].astype(jnp.float64) * np.float64(2.0**-52)).reshape(shape)
+    return _unit(_words_of(bits, n), dtype).reshape(shape)
 
 
 def _box_muller(x0: Any, x1: Any) -> tuple[Any, Any]:
@@ -170,9 +262,13 @@ def _box_muller(x0: Any, x1: Any) -> tuple[Any, Any]:
 
 def normal(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], dtype: Any) -> Any:
     """``RandomStandardNormal``'s values (computed in float32)."""
+    return _normal_of(_stateful(seed, seed2, drawn), shape, dtype)
+
+
+def _normal_of(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
     n = math.prod(shape)
     groups = -(-n // 4)
-    w = philox_bits(seed, seed2, drawn, np.arange(groups))
+    w = bits(np.arange(groups))
     a0, b0 = _box_muller(w[0], w[1])
     a1, b1 = _box_muller(w[2], w[3])
     flat = _interleave([a0, b0, a1, b1]).reshape(-1)[:n]
@@ -187,11 +283,15 @@ _TRUNC_SAMPLES = 4
 
 def truncated_normal(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], dtype: Any) -> Any:
     """``TruncatedNormal``'s values: standard normals within ``(-2, 2)``."""
+    return _truncated_normal_of(_stateful(seed, seed2, drawn), shape, dtype)
+
+
+def _truncated_normal_of(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
     n = math.prod(shape)
     groups = -(-n // 4)
     per_group = 4 * RESERVED_PER_OUTPUT // 4  # kGeneratorSkipPerOutputGroup
     offsets = np.arange(groups)[:, None] * per_group + np.arange(_TRUNC_SAMPLES)[None, :]
-    w = philox_bits(seed, seed2, drawn, offsets)  # 4 x [groups, samples]
+    w = bits(offsets)  # 4 x [groups, samples]
     a0, b0 = _box_muller(w[0], w[1])
     a1, b1 = _box_muller(w[2], w[3])
     # each group's candidates in the order drawn: sample by sample, pair by pair, f0 before f1
@@ -210,11 +310,27 @@ def truncated_normal(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], 
 def uniform_int(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], lo: Any, hi: Any) -> Any:
     """``RandomUniformInt``'s int32 values in ``[lo, hi)``:
     ``lo + bits % (hi - lo)`` with the range taken unsigned, as TF's."""
+    return _uniform_int_of(_stateful(seed, seed2, drawn), shape, lo, hi, np.int32)
+
+
+def _uniform_int_of(bits: Bits, shape: tuple[int, ...], lo: Any, hi: Any, dtype: Any) -> Any:
+    """Integers of ``dtype`` in ``[lo, hi)``; 64-bit ones take two values of the stream
+    (``x0 | x1 << 32``), as TF's ``UniformDistribution`` (64-bit types: under x64)."""
     n = math.prod(shape)
-    lo_u = lax.bitcast_convert_type(jnp.asarray(lo, jnp.int32), jnp.uint32)
-    hi_u = lax.bitcast_convert_type(jnp.asarray(hi, jnp.int32), jnp.uint32)
-    vals = lo_u + _words(seed, seed2, drawn, n) % (hi_u - lo_u)
-    return lax.bitcast_convert_type(vals, jnp.int32).reshape(shape)
+    dt = np.dtype(dtype)
+    unsigned = jnp.uint64 if dt.itemsize == 8 else jnp.uint32
+    lo_u = lax.bitcast_convert_type(jnp.asarray(lo, dt), unsigned)
+    hi_u = lax.bitcast_convert_type(jnp.asarray(hi, dt), unsigned)
+    vals = lo_u + _full_of(bits, n, dt.itemsize) % (hi_u - lo_u)
+    return lax.bitcast_convert_type(vals, dt).reshape(shape)
+
+
+def _full_of(bits: Bits, n: int, itemsize: int) -> Any:
+    """``n`` unsigned values of ``itemsize`` bytes (4 or 8) from the stream."""
+    if itemsize == 8:
+        w = _words_of(bits, 2 * n).reshape(n, 2).astype(jnp.uint64)
+        return w[:, 0] | (w[:, 1] << jnp.uint64(32))
+    return _words_of(bits, n)
 
 
 def multinomial(seed: int, seed2: int, drawn: Any, logits: Any, num_samples: int) -> Any:

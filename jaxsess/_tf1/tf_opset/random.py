@@ -9,6 +9,17 @@ uniform/normal/truncated normal, int32 uniform, one-shard multinomial), so
 an initializer imported from a TF graph gives TF's initial values; an
 unseeded op draws JAX's values from the node's key, as TF's unseeded draws
 are not reproducible either.
+
+TF's stateless ops draw TF's Philox numbers too, bit for bit for uniform and
+integer values: ``StatelessRandomGetKeyCounter[Alg]`` derives the key and
+counter of a ``seed`` as TF's ``GenerateKey`` does, and
+``StatelessRandom{Uniform,Normal,UniformInt,UniformFullInt}V2`` /
+``StatelessTruncatedNormalV2`` draw group ``g`` of their output from the
+sample at ``counter + g`` (truncated normals: ``counter + 256 g``), as TF's
+CPU kernels; the V1 ops (``seed`` input) likewise. ``alg`` must be Philox or
+auto-select (which is Philox on TF's CPU); ThreeFry is refused, as TF's CPU
+kernels refuse it. Normal values of float64 are refused
+(``NotImplementedError`` in the message), not drawn otherwise.
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ from typing import Any
 import jax.numpy as jnp
 import numpy as np
 
+from jaxsess._tf1.ops import _philox
 from jaxsess._tf1.tf_opset._common import dtype_of, host_int, host_ints, impl, lowering, node_error
 
 __all__: list[str] = []
@@ -82,3 +94,136 @@ def _multinomial(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> A
 @lowering("RandomShuffle", stateful=True)
 def _shuffle(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("RandomShuffle")(ctx, jnp.asarray(inputs[0]), **_seeds(attrs))
+
+
+# -- stateless ops: TF's Philox streams from a seed, or from a key and a counter ---------------
+
+_PHILOX, _THREEFRY, _AUTO_SELECT = 1, 2, 3  # TF's RNG_ALG_* ids
+_FLOATS = (np.dtype(np.float16), np.dtype(jnp.bfloat16), np.dtype(np.float32))
+_INTS = (np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.uint32), np.dtype(np.uint64))
+
+
+def _philox_alg(ctx: Any, value: Any) -> None:
+    """Checks an ``alg`` input: Philox, or auto-select (Philox on TF's CPU and GPU kernels)."""
+    alg = host_int(ctx, value, "alg")
+    if alg not in (_PHILOX, _AUTO_SELECT):
+        raise node_error(ctx, f"Unsupported algorithm id: {alg} (TF's CPU kernels, whose numbers jaxsess "
+                         f"computes, run Philox ({_PHILOX}) and auto-select ({_AUTO_SELECT}) only)")
+
+
+def _words64(v: Any) -> tuple[Any, Any]:
+    """A ``uint64`` scalar as its low and high ``uint32`` words."""
+    v = jnp.asarray(v, jnp.uint64)
+    return (v & jnp.uint64(0xFFFFFFFF)).astype(jnp.uint32), (v >> jnp.uint64(32)).astype(jnp.uint32)
+
+
+def _key_counter_bits(ctx: Any, key: Any, counter: Any) -> Any:
+    """The stream of a V2 op's ``key`` (``uint64 [1]``) and ``counter`` (``uint64 [2]``)."""
+    if np.shape(key) != (1,) or np.ndim(counter) != 1 or np.shape(counter)[0] < 2:
+        raise node_error(ctx, f"key must have shape [1] and counter at least [2] (Philox), got "
+                         f"{list(np.shape(key))} and {list(np.shape(counter))}")
+    key, counter = jnp.asarray(key), jnp.asarray(counter)
+    return _philox.counter_bits(_words64(key[0]), (*_words64(counter[0]), *_words64(counter[1])))
+
+
+def _seed_bits(ctx: Any, seed: Any) -> Any:
+    """The stream of a V1 op's ``seed`` (``int32``/``int64 [2]``), keyed by TF's ``GenerateKey``."""
+    if np.shape(seed) != (2,):
+        raise node_error(ctx, f"seed must have shape [2], not {list(np.shape(seed))}")
+    return _philox.counter_bits(*_philox.key_counter_of_seed(jnp.asarray(seed)))
+
+
+def _float_dtype(ctx: Any, attrs: Mapping[str, Any], allowed: tuple[np.dtype[Any], ...]) -> np.dtype[Any]:
+    dt = np.dtype(dtype_of(attrs["dtype"]).np_dtype)
+    if dt not in allowed:
+        raise node_error(ctx, f"jaxsess does not compute TF's {ctx.op_type} values of dtype {dt} (it does "
+                         f"{', '.join(str(d) for d in allowed)})", NotImplementedError)
+    return dt
+
+
+def _int_dtype(ctx: Any, attrs: Mapping[str, Any]) -> np.dtype[Any]:
+    dt = np.dtype(dtype_of(attrs["dtype"]).np_dtype)
+    if dt not in _INTS:
+        raise node_error(ctx, f"dtype {dt} is not one of TF's {', '.join(str(d) for d in _INTS)}")
+    return dt
+
+
+def _int_range(ctx: Any, lo: Any, hi: Any) -> None:
+    if isinstance(lo, np.ndarray) and isinstance(hi, np.ndarray) and not lo < hi:
+        raise node_error(ctx, f"Need minval < maxval: {lo} >= {hi}")
+
+
+@lowering("StatelessRandomGetKeyCounter", multi=True)
+def _get_key_counter(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """``key uint64 [1]``, ``counter uint64 [2]`` of ``seed`` (TF's ``GenerateKey``)."""
+    seed = inputs[0]
+    if np.shape(seed) != (2,):
+        raise node_error(ctx, f"seed must have shape [2], not {list(np.shape(seed))}")
+    (k0, k1), (c0, c1, c2, c3) = _philox.key_counter_of_seed(jnp.asarray(seed))
+    join = lambda lo, hi: lo.astype(jnp.uint64) | (hi.astype(jnp.uint64) << jnp.uint64(32))  # noqa: E731
+    return [join(k0, k1)[None], jnp.stack([join(c0, c1), join(c2, c3)])]
+
+
+@lowering("StatelessRandomGetKeyCounterAlg", multi=True)
+def _get_key_counter_alg(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """As ``StatelessRandomGetKeyCounter``, with the algorithm TF's CPU picks (Philox)."""
+    return [*_get_key_counter(ctx, inputs, attrs), np.int32(_PHILOX)]
+
+
+@lowering("StatelessRandomGetAlg")
+def _get_alg(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    return np.int32(_PHILOX)
+
+
+def _v1_or_v2(ctx: Any, inputs: Sequence[Any], v2: bool) -> tuple[Any, list[Any]]:
+    """The stream and the inputs after it: V2 ``(shape, key, counter, alg, ...)``, V1 ``(shape, seed, ...)``."""
+    if v2:
+        _philox_alg(ctx, inputs[3])
+        return _key_counter_bits(ctx, inputs[1], inputs[2]), list(inputs[4:])
+    return _seed_bits(ctx, inputs[1]), list(inputs[2:])
+
+
+@lowering("StatelessRandomUniformV2", static_inputs=(0, 3))
+def _stateless_uniform_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """TF's Philox numbers in ``[0, 1)`` of ``dtype`` (float16/bfloat16/float32/float64)."""
+    dt = _float_dtype(ctx, attrs, (*_FLOATS, np.dtype(np.float64)))
+    bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
+    return _philox.stateless_uniform(bits, _shape(ctx, inputs[0]), dt)
+
+
+@lowering("StatelessRandomNormalV2", static_inputs=(0, 3))
+def _stateless_normal_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """TF's Philox standard normals (Box-Muller; float16/bfloat16/float32)."""
+    dt = _float_dtype(ctx, attrs, _FLOATS)
+    bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
+    return _philox.stateless_normal(bits, _shape(ctx, inputs[0]), dt)
+
+
+@lowering("StatelessTruncatedNormalV2", static_inputs=(0, 3))
+def _stateless_truncated_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """TF's Philox standard normals within ``(-2, 2)`` (float16/bfloat16/float32)."""
+    dt = _float_dtype(ctx, attrs, _FLOATS)
+    bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
+    return _philox.stateless_truncated_normal(bits, _shape(ctx, inputs[0]), dt)
+
+
+@lowering("StatelessRandomUniformIntV2", static_inputs=(0, 3))
+def _stateless_uniform_int_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """TF's Philox integers in ``[minval, maxval)`` (int32/int64/uint32/uint64)."""
+    bits, (lo, hi) = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
+    _int_range(ctx, lo, hi)
+    return _philox.stateless_uniform_int(bits, _shape(ctx, inputs[0]), lo, hi, _int_dtype(ctx, attrs))
+
+
+@lowering("StatelessRandomUniformFullIntV2", static_inputs=(0, 3))
+def _stateless_full_int_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+    """TF's Philox integers over every bit pattern of ``dtype`` (int32/int64/uint32/uint64)."""
+    bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
+    return _philox.stateless_full_int(bits, _shape(ctx, inputs[0]), _int_dtype(ctx, attrs))
+
+
+lowering("StatelessRandomUniform", static_inputs=(0,))(_stateless_uniform_v2)
+lowering("StatelessRandomNormal", static_inputs=(0,))(_stateless_normal_v2)
+lowering("StatelessTruncatedNormal", static_inputs=(0,))(_stateless_truncated_v2)
+lowering("StatelessRandomUniformInt", static_inputs=(0,))(_stateless_uniform_int_v2)
+lowering("StatelessRandomUniformFullInt", static_inputs=(0,))(_stateless_full_int_v2)

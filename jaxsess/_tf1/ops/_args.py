@@ -17,7 +17,7 @@ Imports: ``dtypes``, ``graph/`` and ``ops/_core``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -131,6 +131,7 @@ def as_scalar(val: np.ndarray) -> Any:
 # Graph defs hold these as a Dynamic op's ``convert`` (by name; the names predate this module).
 register_function("array_ops._as_vector", as_vector)
 register_function("array_ops._as_scalar", as_scalar)
+register_function("array_ops._as_pairs", as_pairs)
 
 
 # -- dtypes of tensor arguments --------------------------------------------------
@@ -257,7 +258,33 @@ def _partial_scalar(t: Tensor, ref: Tensor | None = None) -> _Partial:
                 return vec[rest[0]]
     if op.type in ("Identity", "Cast"):
         return _partial_scalar(op.inputs[0], ref)
+    arith = _PARTIAL_ARITH.get(op.type)
+    if arith is not None and len(op.inputs) == 2:  # tf.shape(x)[1] - 1 with x's dimension 1 known
+        a, b = (_partial_scalar(i, ref) for i in op.inputs)
+        if type(a) is int and type(b) is int and not (op.type == "FloorDiv" and b == 0):
+            return int(arith(a, b))
     return None
+
+
+# Integer arithmetic that TF's shape inference evaluates on partially known shape values.
+_PARTIAL_ARITH: dict[str, Callable[[int, int], int]] = {
+    "Sub": lambda a, b: a - b, "AddV2": lambda a, b: a + b, "Add": lambda a, b: a + b,
+    "Mul": lambda a, b: a * b, "FloorDiv": lambda a, b: a // b, "Maximum": max, "Minimum": min,
+}
+
+
+def partial_scalar(t: Tensor) -> int | None:
+    """The value of the int scalar ``t`` if the build time knows it (from constants and the
+    known dimensions of shapes), else ``None``."""
+    v = _partial_scalar(t)
+    return v if type(v) is int else None
+
+
+def partial_vector(t: Tensor) -> tuple[Any, ...] | None:
+    """What the build time knows of the int vector ``t``: a tuple of ints and ``None``
+    (unknown entries), or ``None`` when even its length is unknown."""
+    vec = _partial_vector(t)
+    return None if vec is None else tuple(v if type(v) is int else None for v in vec)
 
 
 def _partial_vector(t: Tensor, ref: Tensor | None = None) -> tuple[_Partial, ...] | None:

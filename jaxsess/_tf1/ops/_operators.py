@@ -18,11 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from jaxsess._core.graph._builder import apply_op, as_graph_tensor, convert_to_tensor
+from jaxsess._core import dtypes as _dtypes
+from jaxsess._core.graph._builder import apply_op, as_graph_tensor, convert_to_tensor, executing_eagerly
+from jaxsess._core.graph._dynamic import Deferred, first_dtype, register_dynamic, trace_computable
 from jaxsess._core.graph._graph import Tensor, register_tensor_operators
 from jaxsess._core.graph._registry import OutputSpec, TFOp, register_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.ops import math_ops as m
+from jaxsess._tf1.ops._args import apply, as_scalar, partial_scalar
 from jaxsess._tf1.ops.shape_ops import reshape
 
 __all__ = ["getitem"]
@@ -175,8 +178,47 @@ def _slice_infer(specs: Any, attrs: dict[str, Any]) -> list[OutputSpec]:
 # TF: StridedSlice(input, begin, end, strides) with bit masks
 @register_op("StridedSlice", default_name="strided_slice", infer=_slice_infer, tf=TFOp(
     types={"T": 0, "Index": 1}, to_tf=_slice_to_tf, from_tf=_slice_from_tf, n_const=3))
-def _strided_slice(x: Any, *index_vals: Any, spec: tuple[Any, ...]) -> Any:
+def _strided_slice(x: Any, *index_vals: Any, spec: tuple[Any, ...], **bounds: Any) -> Any:
+    if bounds:  # ``DynamicStridedSlice``: slice bounds computed from shapes, as ``b<k>`` (index tensor k)
+        rest = iter(index_vals)
+        vals = tuple(bounds[f"b{k}"] if f"b{k}" in bounds else next(rest)
+                     for k in range(len(index_vals) + len(bounds)))
+        return x[_rebuild(spec, vals)]
     return x[_rebuild(spec, index_vals)]
+
+
+def _substitute_bounds(spec: tuple[Any, ...], idx: list[Any], known: dict[int, int]) -> tuple[tuple[Any, ...], list[Any]]:
+    """``spec`` with the index tensors ``known`` (position -> int) written in as ints, and the
+    remaining index tensors, renumbered."""
+    new_pos: dict[int, int] = {}
+    rest: list[Any] = []
+    for k, t in enumerate(idx):
+        if k not in known:
+            new_pos[k] = len(rest)
+            rest.append(t)
+
+    def part(p: Any) -> Any:
+        if isinstance(p, tuple):
+            return known[p[1]] if p[1] in known else ("t", new_pos[p[1]])
+        return p
+
+    out: list[tuple[Any, ...]] = []
+    for s in spec:
+        if s[0] == "slice":
+            out.append(("slice", tuple(part(p) for p in s[1])))
+        elif s[0] == "index_t":
+            out.append(("index_t", new_pos[s[1]]))
+        else:
+            out.append(s)
+    return tuple(out), rest
+
+
+def _dynamic_slice_shape(shapes: Any, attrs: dict[str, Any]) -> TensorShape:
+    ins = [(shapes[0], _dtypes.float32)] + [(s, _dtypes.int32) for s in shapes[1:]]
+    return _slice_infer(ins, {"spec": attrs["spec"]})[0][0]  # type: ignore[no-any-return]
+
+
+register_dynamic("StridedSlice", _dynamic_slice_shape, first_dtype)
 
 
 def getitem(tensor: Any, key: Any) -> Any:
@@ -211,7 +253,26 @@ def getitem(tensor: Any, key: Any) -> Any:
     # TF packs each tensor index into the begin/end vectors: it is a scalar
     # (a placeholder of unknown shape included), so the slice's shape is known.
     idx = [reshape(t, []) if t.shape.ndims is None else t for t in idx]
-    return apply_op("StridedSlice", [x, *idx], {"spec": spec})
+    # A slice bound sets the result's shape, which XLA needs when it compiles: a bound computed
+    # from shapes (``x[:tf.shape(y)[0] - 1]``) is evaluated when the run is traced
+    # (``DynamicStridedSlice``); one that depends on fed or variable values cannot be (the run
+    # then fails, naming the node).
+    bounds = sorted({p[1] for s in spec if s[0] == "slice" for p in s[1] if isinstance(p, tuple)})
+    if not bounds or executing_eagerly():
+        return apply_op("StridedSlice", [x, *idx], {"spec": spec})
+    known = {k: v for k in bounds if (v := partial_scalar(idx[k])) is not None}
+    if known:  # bounds the build time knows (tf.shape(x)[1] - 1, x's dimension 1 known) are static
+        spec, idx = _substitute_bounds(spec, idx, known)
+        bounds = sorted({p[1] for s in spec if s[0] == "slice" for p in s[1] if isinstance(p, tuple)})
+        if not bounds:
+            return apply_op("StridedSlice", [x, *idx], {"spec": spec})
+    if not all(trace_computable(idx[k], {}) for k in bounds):  # TF builds it; a run cannot compile it
+        return apply_op("StridedSlice", [x, *idx], {"spec": spec})
+    attrs: dict[str, Any] = {"spec": spec}
+    for k in bounds:
+        attrs[f"b{k}"] = Deferred(idx[k], as_scalar, None)
+    data = [t for k, t in enumerate(idx) if k not in set(bounds)]
+    return apply("StridedSlice", [x, *data], attrs, None)
 
 
 def _r(fn: Any, name: str | None) -> Callable[[Tensor, Any], Any]:

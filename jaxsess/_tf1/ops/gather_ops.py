@@ -15,8 +15,10 @@ import numpy as np
 
 from jaxsess._core import dtypes as _dtypes
 from jaxsess._core.graph._builder import apply_op, convert_to_tensor, dtype_of
+from jaxsess._core.graph._dynamic import Deferred, register_dynamic
 from jaxsess._core.graph._registry import TFOp, register_op
-from jaxsess._tf1.ops._args import op_scope, static_int
+from jaxsess._core.graph._shape import TensorShape
+from jaxsess._tf1.ops._args import apply, op_scope, shape_arg, static_int
 
 __all__ = ["gather", "gather_nd", "one_hot"]
 
@@ -135,8 +137,8 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     Raises:
       TypeError: ``dtype`` disagrees with ``on_value``/``off_value``, or they disagree (TF's messages).
     """
-    d = static_int(depth, "one_hot", "depth")
-    if d < 0:
+    d = shape_arg(depth, "one_hot", "depth", kind="scalar")  # or computed from shapes (``DynamicOneHot``)
+    if not isinstance(d, Deferred) and d < 0:
         raise ValueError(f"one_hot: depth must be non-negative, got {d}.")
     ax = -1 if axis is None else static_int(axis, "one_hot", "axis")
     with op_scope(name, "one_hot", [indices]) as scope:  # as TF: the dtype of on/off_value, else float32
@@ -155,5 +157,17 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
         if dtype_of(on) != dtype_of(off):
             raise TypeError(f"dtype {dtype_of(on)} of on_value does not match dtype {dtype_of(off)} of "
                             "off_value")
-        return apply_op("OneHot", (idx, on, off), {"depth": d, "axis": ax}, name=scope)
+        return apply("OneHot", (idx, on, off), {"depth": d, "axis": ax}, scope)
+
+
+def _one_hot_shape(shapes: Any, attrs: dict[str, Any]) -> TensorShape:
+    if shapes[0] is None:
+        return TensorShape(None)
+    dims: list[int | None] = list(shapes[0])
+    depth = attrs["depth"]
+    dims.insert(len(dims) if attrs["axis"] == -1 else attrs["axis"], depth if isinstance(depth, int) else None)
+    return TensorShape(dims)
+
+
+register_dynamic("OneHot", _one_hot_shape, lambda dtypes, attrs: dtypes[1])
 

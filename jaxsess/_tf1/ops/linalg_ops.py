@@ -20,10 +20,12 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess._core import dtypes as _dtypes
-from jaxsess._core.graph._builder import apply_op, constant, convert_to_tensor, dtype_of
+from jaxsess._core.graph._builder import apply_op, constant, convert_to_tensor, dtype_of, executing_eagerly
+from jaxsess._core.graph._dynamic import Deferred, first_dtype, register_dynamic
 from jaxsess._core.graph._registry import TFOp, register_op
+from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.ops import array_ops as array_ops, math_ops as math_ops
-from jaxsess._tf1.ops._args import label, op_scope, static_int, static_ints, tensor_dtype
+from jaxsess._tf1.ops._args import apply, label, op_scope, shape_arg, static_int, static_ints, tensor_dtype
 from jaxsess._tf1.ops.array_ops import _dims as _dims
 from jaxsess._tf1.ops.math_ops import _unary
 
@@ -322,16 +324,39 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: 
         name: str | None = None) -> Any:
     """A (batch of) identity matrix ``[*batch_shape, num_rows, num_columns]``, as ``tf.eye``.
 
-    The sizes must be known when the graph is built; the result is a constant.
+    Sizes known when the graph is built give a constant; sizes computed from tensor
+    shapes (``tf.shape(x)[0]``) give ``matrix_set_diag`` of zeros and ones, as TF builds it.
+
+    Raises:
+      ValueError: a size depends on fed or variable values.
     """
-    rows = static_int(num_rows, "eye", "num_rows")
-    cols = rows if num_columns is None else static_int(num_columns, "eye", "num_columns")
-    batch = () if batch_shape is None else static_ints(batch_shape, "eye", "batch_shape")
     d = _dtypes.as_dtype(dtype)
+    try:
+        rows = static_int(num_rows, "eye", "num_rows")
+        cols = rows if num_columns is None else static_int(num_columns, "eye", "num_columns")
+        batch = () if batch_shape is None else static_ints(batch_shape, "eye", "batch_shape")
+    except ValueError:
+        if executing_eagerly():
+            raise
+        return _eye_from_shapes(num_rows, num_columns, batch_shape, d, name)
     value = np.broadcast_to(np.eye(rows, cols, dtype=d.np_dtype), (*batch, rows, cols))
     with op_scope(name, "eye"):
         node = "diag" if num_columns is None and not batch else "set_diag"
         return constant(np.ascontiguousarray(value), dtype=d, name=node)
+
+
+def _eye_from_shapes(num_rows: Any, num_columns: Any, batch_shape: Any, d: _dtypes.DType, name: str | None) -> Any:
+    """``eye`` whose sizes are tensors computed from shapes: TF's own construction, a
+    ``matrix_set_diag`` of zeros ``[*batch, rows, cols]`` with ones ``[*batch, min(rows, cols)]``
+    (each a ``DynamicFill`` evaluated when the run is traced)."""
+    with op_scope(name, "eye"):
+        rows = convert_to_tensor(num_rows, dtype=_dtypes.int32)
+        cols = rows if num_columns is None else convert_to_tensor(num_columns, dtype=_dtypes.int32)
+        batch = [] if batch_shape is None else [convert_to_tensor(batch_shape, dtype=_dtypes.int32)]
+        diag = math_ops.minimum(rows, cols)
+        ones = array_ops.ones(array_ops.concat([*batch, array_ops.reshape(diag, [1])], 0), dtype=d)
+        zeros = array_ops.zeros(array_ops.concat([*batch, array_ops.stack([rows, cols])], 0), dtype=d)
+        return matrix_set_diag(zeros, ones)
 
 
 @register_op("Diag", default_name="Diag")
@@ -596,8 +621,8 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     """
     if axis != 0:
         raise NotImplementedError("linspace: only axis=0 (scalar start and stop) is implemented.")
-    n = static_int(num, "linspace", "num")
-    if n < 1:
+    n = shape_arg(num, "linspace", "num", kind="scalar")  # or computed from shapes (``DynamicLinSpace``)
+    if not isinstance(n, Deferred) and n < 1:
         raise ValueError(f"linspace: 'num' must be positive, got {n}.")
     with op_scope(name, "linspace", [start, stop]) as scope:
         try:
@@ -612,7 +637,11 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
         for arg, t in (("start", s), ("stop", e)):
             if _dims(t):
                 raise ValueError(f"linspace: '{arg}' must be a scalar, got shape {_dims(t)}.")
-        return apply_op("LinSpace", (s, e), {"num": n}, name=scope)
+        return apply("LinSpace", (s, e), {"num": n}, scope)
+
+
+register_dynamic("LinSpace", lambda shapes, a: TensorShape([a["num"] if isinstance(a["num"], int) else None]),
+                 first_dtype)
 
 
 lin_space = linspace

@@ -17,8 +17,15 @@ import jax.numpy as jnp
 import numpy as np
 
 from jaxsess._core import dtypes as _dtypes
-from jaxsess._core.graph._builder import apply_op, convert_all, convert_to_tensor, dtype_of, pack
-from jaxsess._core.graph._dynamic import first_dtype, register_dynamic
+from jaxsess._core.graph._builder import (
+    apply_op,
+    convert_all,
+    convert_to_tensor,
+    dtype_of,
+    executing_eagerly,
+    pack,
+)
+from jaxsess._core.graph._dynamic import Deferred, first_dtype, register_dynamic, trace_computable
 from jaxsess._core.graph._graph import Tensor, TensorShape
 from jaxsess._core.graph._registry import TFOp, register_op
 from jaxsess._tf1.ops._args import (
@@ -26,6 +33,7 @@ from jaxsess._tf1.ops._args import (
     as_pairs,
     as_vector,
     ints,
+    partial_vector,
     shape_arg,
     single_int,
     static,
@@ -500,19 +508,55 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", name: str | None = N
         ``paddings`` of the wrong shape.
     """
     x = convert_to_tensor(tensor)
-    val = static(paddings, "pad", "paddings")
-    if val.ndim != 2 or val.shape[1] != 2:
-        raise ValueError(f"pad: paddings must be a matrix of shape [rank, 2], got shape {list(val.shape)}.")
-    pads = as_pairs(np.asarray(ints(val, "pad", "paddings")))
-    if any(p < 0 for pair in pads for p in pair):
-        raise ValueError(f"pad: paddings must be non-negative, got {[list(p) for p in pads]}.")
+    pads: Any
+    try:
+        val = static(paddings, "pad", "paddings")
+    except ValueError:
+        # paddings computed from shapes ([[0, max_len - tf.shape(x)[0]], [0, 0]]): known when the run
+        # is traced (``DynamicPadV2``); anything else (fed or variable values) cannot be.
+        t = convert_to_tensor(paddings, dtype=_dtypes.int32)
+        if executing_eagerly() or not trace_computable(t, {}):
+            raise
+        if t.shape.ndims != 2 or t.shape[1] not in (2, None):
+            raise ValueError(f"pad: paddings must be a matrix of shape [rank, 2], got shape {t.shape}.") from None
+        pads = Deferred(t, as_pairs, _partial_pairs(t))
+    else:
+        if val.ndim != 2 or val.shape[1] != 2:
+            raise ValueError(f"pad: paddings must be a matrix of shape [rank, 2], got shape {list(val.shape)}.")
+        pads = as_pairs(np.asarray(ints(val, "pad", "paddings")))
+        if any(p < 0 for pair in pads for p in pair):
+            raise ValueError(f"pad: paddings must be non-negative, got {[list(p) for p in pads]}.")
     m = str(mode).upper()
     if m == "CONSTANT":
         cv = convert_to_tensor(constant_values, dtype=dtype_of(x))
-        return apply_op("PadV2", (x, cv), {"paddings": pads}, name=name)
+        return apply("PadV2", (x, cv), {"paddings": pads}, name)
     if m not in ("REFLECT", "SYMMETRIC"):
         raise ValueError(f"pad: mode must be 'CONSTANT', 'REFLECT' or 'SYMMETRIC', got {mode!r}.")
-    return apply_op("MirrorPad", (x,), {"paddings": pads, "mode": m}, name=name)
+    return apply("MirrorPad", (x,), {"paddings": pads, "mode": m}, name)
+
+
+def _partial_pairs(t: Tensor) -> tuple[tuple[int | None, int | None], ...] | None:
+    """What the build time knows of a paddings matrix packed from rows of scalars."""
+    if t.op.type != "Pack":
+        return None
+    rows = [partial_vector(r) for r in t.op.inputs]
+    if any(r is None or len(r) != 2 for r in rows):
+        return None
+    return tuple((r[0], r[1]) for r in rows if r is not None)
+
+
+def _pad_shape(shapes: Any, attrs: dict[str, Any]) -> TensorShape:
+    """A pad's shape when its paddings are known only at trace time: the input's rank, and each
+    dimension whose size and paddings the build time knows."""
+    if shapes[0] is None:
+        return TensorShape(None)
+    pairs = attrs["paddings"] or ((None, None),) * len(shapes[0])
+    return TensorShape([None if d is None or lo is None or hi is None else d + lo + hi
+                        for d, (lo, hi) in zip(shapes[0], pairs, strict=False)])
+
+
+register_dynamic("PadV2", _pad_shape, first_dtype)
+register_dynamic("MirrorPad", _pad_shape, first_dtype)
 
 
 def _broadcast_shape(in_shape: tuple[int | None, ...] | None, target: Any) -> TensorShape:

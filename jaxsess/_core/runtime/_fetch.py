@@ -184,7 +184,7 @@ def feed_key(graph: Graph, k: object, foreign: Callable[[Tensor], Exception] = o
     if conv is not None and not isinstance(k, Tensor):
         k = conv()
     if not isinstance(k, Tensor):
-        raise TypeError(f"Cannot interpret feed_dict key as Tensor: {k!r:.80} (type {type(k).__name__})")
+        raise TypeError(f"Cannot interpret feed_dict key as Tensor: Can not convert a {type(k).__name__} into a Tensor.")
     if k._op._graph is not graph:
         raise foreign(k)
     return k

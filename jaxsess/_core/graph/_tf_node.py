@@ -634,6 +634,10 @@ def infer_specs(kind: str, name: str, inputs: Sequence[Tensor], attrs: dict[str,
         return None
     if any(t.shape.ndims is None or t.dtype == _dtypes.string for t in inputs):
         return None
+    if lw.spec is not None and not attrs["var_refs"]:
+        fast = _spec_shapes(lw, inputs, attrs)
+        if fast is not None:
+            return fast
     try:
         key: Any = (kind, attrs["tf_op"], tuple((t.shape.as_tuple(), t.dtype.name) for t in inputs),
                     _freeze(attrs["tf_attrs"]), _freeze(attrs["static_values"]), id(attrs.get("library")),
@@ -693,6 +697,22 @@ def infer_specs(kind: str, name: str, inputs: Sequence[Tensor], attrs: dict[str,
             _INFER_CACHE.clear()
         _INFER_CACHE[key] = res
     return res
+
+
+def _spec_shapes(lw: TFLowering, inputs: Sequence[Tensor], attrs: dict[str, Any]) -> list[OutputSpec] | None:
+    """The outputs by ``lw.spec`` (no trace), or ``None`` when it does not answer (or fails:
+    the trace then raises the lowering's own error)."""
+    dts = attrs["out_dtypes"]
+    if not all(isinstance(d, _dtypes.DType) and d != _dtypes.string for d in dts):
+        return None
+    assert lw.spec is not None
+    try:
+        shapes = lw.spec([t.shape.as_tuple() for t in inputs], attrs["tf_attrs"], attrs["static_values"])
+    except Exception:  # noqa: BLE001 - the trace decides (and raises the lowering's error)
+        return None
+    if shapes is None or len(shapes) != len(dts):
+        return None
+    return [(TensorShape(list(s)), d) for s, d in zip(shapes, dts)]
 
 
 # -- folding on the host ------------------------------------------------------------------------

@@ -820,19 +820,21 @@ def _fold_op(op: Operation, shape_of: ShapeOf, memo: dict[Tensor, np.ndarray]) -
             return [np.asarray(math.prod(shapes[0]), dts[0])]
         return [np.asarray(len(shapes[0]), dts[0])]
     vals = [memo[i] for i in op.inputs]
+    # Inputs go to the device by jax.device_put (a copy), not jnp.asarray: the same array, but
+    # jnp.asarray compiles a conversion per new shape (20-60 ms each on a cold import).
     wide = any(_dtypes.is_64bit(x.dtype) for x in [*op.inputs, *op.outputs] if x.dtype != _dtypes.string)
     try:
         with _dtypes.x64_scope() if wide else _nullcontext(), jax.ensure_compile_time_eval():
             if op.type in TF_NODE_TYPES:
                 lw = TF_LOWERINGS[op.attrs["tf_op"]]
                 static = static_positions(lw, len(vals))
-                inputs: list[Any] = [v if i in static or v.dtype == object else jnp.asarray(v)
+                inputs: list[Any] = [v if i in static or v.dtype == object else jax.device_put(v)
                                      for i, v in enumerate(vals)]
                 ctx = TFNodeContext()
                 ctx.name, ctx.op_type = op.name, op.attrs["tf_op"]
                 outs = call_lowering(lw, ctx, inputs, op.attrs["tf_attrs"], _out_dtypes(op))
             else:
-                res = op._op_def.impl(*[v if v.dtype == object else jnp.asarray(v) for v in vals], **op.attrs)
+                res = op._op_def.impl(*[v if v.dtype == object else jax.device_put(v) for v in vals], **op.attrs)
                 outs = [res] if len(op.outputs) == 1 else list(res)
             return [np.asarray(o, dtype=t.dtype.np_dtype) for o, t in zip(outs, op.outputs)]
     except NotFoldable:

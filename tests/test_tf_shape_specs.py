@@ -56,6 +56,30 @@ def _fbn_attrs(**kw: Any) -> dict[str, Any]:
     return attrs
 
 
+def _pool_attrs(**kw: Any) -> dict[str, Any]:
+    attrs: dict[str, Any] = {
+        "T": tf.float32,
+        "ksize": [1, 3, 3, 1],
+        "strides": [1, 2, 2, 1],
+        "padding": "SAME",
+        "data_format": "NHWC",
+    }
+    attrs.update(kw)
+    return attrs
+
+
+def _matmul_attrs(**kw: Any) -> dict[str, Any]:
+    attrs: dict[str, Any] = {
+        "T": tf.float32,
+        "transpose_a": False,
+        "transpose_b": False,
+        "grad_a": False,
+        "grad_b": False,
+    }
+    attrs.update(kw)
+    return attrs
+
+
 CASES: list[tuple[str, list[tuple[int, ...]], dict[str, Any], dict[int, Any]]] = [
     ("Relu", [(8, 7, 7, 3)], {"T": tf.float32}, {}),
     ("Sigmoid", [()], {"T": tf.float32}, {}),
@@ -100,6 +124,19 @@ CASES: list[tuple[str, list[tuple[int, ...]], dict[str, Any], dict[int, Any]]] =
         {3: np.int64(-3)},
     ),
     ("IdentityN", [(2, 3), (4,)], {"T": [tf.float32, tf.float32]}, {}),
+    ("MaxPool", [(2, 9, 9, 3)], _pool_attrs(), {}),
+    ("MaxPool", [(2, 9, 10, 3)], _pool_attrs(padding="VALID", ksize=[1, 3, 2, 1]), {}),
+    (
+        "AvgPool",
+        [(2, 3, 9, 10)],
+        _pool_attrs(ksize=[1, 1, 3, 3], strides=[1, 1, 2, 3], data_format="NCHW"),
+        {},
+    ),
+    ("AvgPool", [(2, 9, 10, 3)], _pool_attrs(padding="VALID", strides=[1, 1, 1, 1]), {}),
+    ("Softmax", [(2, 7)], {"T": tf.float32}, {}),
+    ("LogSoftmax", [(3,)], {"T": tf.float32}, {}),
+    ("MatMul", [(2, 3), (3, 5)], _matmul_attrs(), {}),
+    ("MatMul", [(3, 2), (5, 3)], _matmul_attrs(transpose_a=True, transpose_b=True), {}),
 ]
 
 
@@ -145,6 +182,11 @@ def test_spec_agrees_with_the_traced_lowering(
         ("BiasAdd", [(2, 5, 5, 4), (3,)], {"T": tf.float32, "data_format": "NHWC"}),
         ("FusedBatchNormV3", [(2, 5, 5, 4), (3,), (4,), (4,), (4,)], _fbn_attrs()),
         ("FusedBatchNormV3", [(2, 5, 5, 4), (4,), (4,), (0,), (0,)], _fbn_attrs(is_training=True)),
+        ("MaxPool", [(2, 2, 2, 3)], _pool_attrs(padding="VALID")),  # window larger than the input
+        ("MaxPool", [(None, 9, 9, 3)], _pool_attrs(ksize=[2, 3, 3, 1])),  # a window over the unknown batch
+        ("Softmax", [()], {"T": tf.float32}),  # TF wants a vector at least
+        ("MatMul", [(2, 3), (4, 5)], _matmul_attrs()),  # inner sizes differ
+        ("MatMul", [(2, 3, 4), (4, 5)], _matmul_attrs()),  # not matrices
     ],
 )
 def test_spec_leaves_what_it_does_not_decide_to_the_trace(
@@ -161,6 +203,10 @@ def test_an_unknown_batch_passes_through() -> None:
     assert conv([(None, 9, 9, 3), (3, 3, 3, 5)], _conv_attrs(strides=[1, 2, 2, 1]), {}) == [(None, 5, 5, 5)]
     relu = TF_LOWERINGS["Relu"].spec
     assert relu is not None and relu([(None, 4)], {"T": tf.float32}, {}) == [(None, 4)]
+    pool = TF_LOWERINGS["MaxPool"].spec
+    assert pool is not None and pool([(None, 9, 9, 3)], _pool_attrs(), {}) == [(None, 5, 5, 3)]
+    matmul = TF_LOWERINGS["MatMul"].spec
+    assert matmul is not None and matmul([(None, 3), (3, 5)], _matmul_attrs(), {}) == [(None, 5)]
 
 
 @pytest.fixture

@@ -216,7 +216,29 @@ def _pool_args(ctx: Any, attrs: Mapping[str, Any], ksize: Any = None, strides: A
             "padding": attrs["padding"]}
 
 
-@lowering("MaxPool")
+def _pool_spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+    """``TFLowering.spec`` of ``MaxPool``/``AvgPool``: the window over each of the 4 dimensions
+    (``SAME``: ``ceil(n / s)``; ``VALID``: ``(n - k) // s + 1``)."""
+    x = shapes[0]
+    a = _pool_args(None, attrs)
+    if x is None or len(x) != 4:
+        return None
+    out: list[int | None] = []
+    for n, k, st in zip(x, a["ksize"], a["strides"]):
+        if n is None:
+            if k != 1 or st != 1:
+                return None
+            out.append(None)
+        elif a["padding"] == "SAME":
+            out.append(-(-n // st))
+        elif n >= k:
+            out.append((n - k) // st + 1)
+        else:
+            return None
+    return [tuple(out)]
+
+
+@lowering("MaxPool", spec=_pool_spec)
 def _max_pool(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("MaxPool")(inputs[0], **_pool_args(ctx, attrs))
 
@@ -226,7 +248,7 @@ def _max_pool_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> A
     return impl("MaxPool")(inputs[0], **_pool_args(ctx, attrs, inputs[1], inputs[2]))
 
 
-@lowering("AvgPool")
+@lowering("AvgPool", spec=_pool_spec)
 def _avg_pool(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("AvgPool")(inputs[0], **_pool_args(ctx, attrs))
 
@@ -415,12 +437,16 @@ def _lrn(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
 # -- softmax, losses --------------------------------------------------------------------------
 
 
-@lowering("Softmax")
+def _softmax_spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+    return [shapes[0]] if shapes[0] is not None and len(shapes[0]) >= 1 else None
+
+
+@lowering("Softmax", spec=_softmax_spec)
 def _softmax(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("Softmax")(inputs[0], axis=-1)
 
 
-@lowering("LogSoftmax")
+@lowering("LogSoftmax", spec=_softmax_spec)
 def _log_softmax(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("LogSoftmax")(inputs[0], axis=-1)
 

@@ -744,3 +744,22 @@ def test_clip_by_global_norm_values_and_none() -> None:
     np.testing.assert_allclose(cb, [[6.0]], rtol=1e-6)
     with pytest.raises(TypeError, match="sequence"):
         tf.clip_by_global_norm(a, 1.0)
+
+
+def test_avg_pool_same_divides_by_host_counts() -> None:
+    """SAME average pooling's window counts are constants of the program, not a reduce-window
+    of ones that XLA would constant-fold while compiling (seconds per pool at 35x35)."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [2, 7, 8, 3])
+        y = tf.nn.avg_pool2d(x, [1, 3, 3, 1], [1, 2, 2, 1], "SAME")
+    val = np.random.RandomState(0).randn(2, 7, 8, 3).astype(np.float32)
+    with tf.compat.v1.Session(graph=g) as s:
+        text = s.lower(y, {x: val}).as_text()
+        got = s.run(y, {x: val})
+    assert text.count("reduce_window") == 1
+    # TF's SAME: 4x4 windows; height 7 padded (1, 1), width 8 padded (0, 1); the mean of the real ones
+    padded = np.pad(val, [(0, 0), (1, 1), (0, 1), (0, 0)], constant_values=np.nan)
+    want = np.stack([np.stack([np.nanmean(padded[:, 2 * i:2 * i + 3, 2 * j:2 * j + 3], axis=(1, 2))
+                               for j in range(4)], axis=1) for i in range(4)], axis=1)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)

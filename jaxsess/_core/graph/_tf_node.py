@@ -636,6 +636,10 @@ def infer_specs(kind: str, name: str, inputs: Sequence[Tensor], attrs: dict[str,
         return None
     if any(t.shape.ndims is None or t.dtype == _dtypes.string for t in inputs):
         return None
+    if lw.spec is not None and not attrs["var_refs"]:
+        fast = _spec_shapes(lw, inputs, attrs)
+        if fast is not None:
+            return fast
     try:
         key: Any = (kind, attrs["tf_op"], tuple((t.shape.as_tuple(), t.dtype.name) for t in inputs),
                     _freeze(attrs["tf_attrs"]), _freeze(attrs["static_values"]), id(attrs.get("library")),
@@ -695,6 +699,22 @@ def infer_specs(kind: str, name: str, inputs: Sequence[Tensor], attrs: dict[str,
             _INFER_CACHE.clear()
         _INFER_CACHE[key] = res
     return res
+
+
+def _spec_shapes(lw: TFLowering, inputs: Sequence[Tensor], attrs: dict[str, Any]) -> list[OutputSpec] | None:
+    """The outputs by ``lw.spec`` (no trace), or ``None`` when it does not answer (or fails:
+    the trace then raises the lowering's own error)."""
+    dts = attrs["out_dtypes"]
+    if not all(isinstance(d, _dtypes.DType) and d != _dtypes.string for d in dts):
+        return None
+    assert lw.spec is not None
+    try:
+        shapes = lw.spec([t.shape.as_tuple() for t in inputs], attrs["tf_attrs"], attrs["static_values"])
+    except Exception:  # noqa: BLE001 - the trace decides (and raises the lowering's error)
+        return None
+    if shapes is None or len(shapes) != len(dts):
+        return None
+    return [(TensorShape(list(s)), d) for s, d in zip(shapes, dts)]
 
 
 # -- folding on the host ------------------------------------------------------------------------
@@ -802,19 +822,21 @@ def _fold_op(op: Operation, shape_of: ShapeOf, memo: dict[Tensor, np.ndarray]) -
             return [np.asarray(math.prod(shapes[0]), dts[0])]
         return [np.asarray(len(shapes[0]), dts[0])]
     vals = [memo[i] for i in op.inputs]
+    # Inputs go to the device by jax.device_put (a copy), not jnp.asarray: the same array, but
+    # jnp.asarray compiles a conversion per new shape (20-60 ms each on a cold import).
     wide = any(_dtypes.is_64bit(x.dtype) for x in [*op.inputs, *op.outputs] if x.dtype != _dtypes.string)
     try:
         with _dtypes.x64_scope() if wide else _nullcontext(), jax.ensure_compile_time_eval():
             if op.type in TF_NODE_TYPES:
                 lw = TF_LOWERINGS[op.attrs["tf_op"]]
                 static = static_positions(lw, len(vals))
-                inputs: list[Any] = [v if i in static or v.dtype == object else jnp.asarray(v)
+                inputs: list[Any] = [v if i in static or v.dtype == object else jax.device_put(v)
                                      for i, v in enumerate(vals)]
                 ctx = TFNodeContext()
                 ctx.name, ctx.op_type = op.name, op.attrs["tf_op"]
                 outs = call_lowering(lw, ctx, inputs, op.attrs["tf_attrs"], _out_dtypes(op))
             else:
-                res = op._op_def.impl(*[v if v.dtype == object else jnp.asarray(v) for v in vals], **op.attrs)
+                res = op._op_def.impl(*[v if v.dtype == object else jax.device_put(v) for v in vals], **op.attrs)
                 outs = [res] if len(op.outputs) == 1 else list(res)
             return [np.asarray(o, dtype=t.dtype.np_dtype) for o, t in zip(outs, op.outputs)]
     except NotFoldable:

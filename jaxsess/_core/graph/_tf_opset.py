@@ -29,7 +29,7 @@ import functools
 import pathlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from tensorboard.compat.proto import op_def_pb2
 
@@ -54,6 +54,11 @@ def tf_op_names() -> frozenset[str]:
     return frozenset(_op_defs())
 
 
+Dims: TypeAlias = "tuple[int | None, ...]"
+SpecFn: TypeAlias = Callable[[Sequence["Dims | None"], Mapping[str, Any], Mapping[int, Any]], "Sequence[Dims] | None"]
+"""A TF op's output shapes from its input shapes, attributes and static input values (``TFLowering.spec``)."""
+
+
 @dataclass(frozen=True)
 class TFLowering:
     """How one TF op type runs in a plan.
@@ -72,11 +77,20 @@ class TFLowering:
       stateful: reads or writes state (variables, random generator,
         checkpoint files): never constant-folded, never pruned as dead
         when it is a target.
+      spec: ``spec(shapes, attrs, statics) -> output shapes | None``: the
+        outputs' shapes (tuples, ``None`` for an unknown dimension) from
+        the inputs' (tuples; ``None`` for an unknown rank), TF's attributes
+        and the static inputs' host values, without tracing ``fn`` (import's
+        shape inference traces each new (op, shapes) otherwise, 1-50 ms a
+        node); ``None`` from it, or an exception: trace ``fn`` instead (so
+        ``fn``'s own errors are the ones raised). Where it answers it must
+        give what tracing ``fn`` gives (``tests/test_tf_shape_specs.py``).
     """
 
     fn: Callable[[Any, Sequence[Any], Mapping[str, Any]], Sequence[Any]]
     static_inputs: tuple[int, ...] = ()
     stateful: bool = False
+    spec: SpecFn | None = None
 
 
 TF_LOWERINGS: dict[str, TFLowering] = {}
@@ -84,10 +98,11 @@ TF_LOWERINGS: dict[str, TFLowering] = {}
 
 
 def register_tf_lowering(
-    *op_types: str, static_inputs: tuple[int, ...] = (), stateful: bool = False
+    *op_types: str, static_inputs: tuple[int, ...] = (), stateful: bool = False, spec: SpecFn | None = None
 ) -> Callable[[Callable[[Any, Sequence[Any], Mapping[str, Any]], Sequence[Any]]],
               Callable[[Any, Sequence[Any], Mapping[str, Any]], Sequence[Any]]]:
-    """Registers ``fn`` as the lowering of each of ``op_types`` (a decorator).
+    """Registers ``fn`` as the lowering of each of ``op_types`` (a decorator), with its
+    shape function ``spec`` (see :class:`TFLowering`).
 
     Raises:
       ValueError: an op type that is not in TF's op registry, or one
@@ -100,6 +115,6 @@ def register_tf_lowering(
                 raise ValueError(f"{t!r} is not an op type of TensorFlow's op registry")
             if t in TF_LOWERINGS:
                 raise ValueError(f"a lowering for TF op type {t!r} is already registered")
-            TF_LOWERINGS[t] = TFLowering(fn, tuple(static_inputs), stateful)
+            TF_LOWERINGS[t] = TFLowering(fn, tuple(static_inputs), stateful, spec)
         return fn
     return deco

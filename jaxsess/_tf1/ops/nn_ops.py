@@ -9,7 +9,7 @@ out_channels]``), as TensorFlow. Convolutions and pools lower to
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import jax
@@ -564,9 +564,34 @@ def _avg_pool(x: Any, *, ksize: tuple[int, ...], strides: tuple[int, ...], paddi
     if padding == "VALID":
         return total / np.array(int(np.prod(ksize)), x.dtype)
     # SAME: divide by the number of real (unpadded) elements in each window, as TF.
+    count = _same_window_counts(tuple(x.shape), ksize, strides)
+    if count is not None:
+        return total / count.astype(x.dtype)
     ones = jnp.ones((1,) + tuple(x.shape[1:]), x.dtype)
     count = jax.lax.reduce_window(ones, zero, jax.lax.add, ksize, strides, padding)
     return total / count
+
+
+def _same_window_counts(shape: tuple[Any, ...], ksize: Sequence[int], strides: Sequence[int]) -> np.ndarray | None:
+    """How many real (unpadded) elements each ``SAME`` window holds, computed on the host
+    (``None`` when a dimension is not a known int), broadcastable to the pooled shape
+    (size 1 along the batch and along dimensions of window and stride 1).
+
+    A reduce-window of ones in the program would be the same numbers, but XLA constant-folds
+    it when it compiles, 2-5 s for each of InceptionV3's 35x35 pools."""
+    out = np.ones((1,) * len(shape))
+    for d in range(1, len(shape)):
+        n, k, s = shape[d], int(ksize[d]), int(strides[d])
+        if k == 1 and s == 1:
+            continue
+        if not isinstance(n, int):
+            return None
+        m = -(-n // s)
+        lo = max((m - 1) * s + k - n, 0) // 2
+        start = np.arange(m) * s - lo
+        per = np.minimum(start + k, n) - np.maximum(start, 0)
+        out = out * per.reshape([-1 if i == d else 1 for i in range(len(shape))])
+    return out
 
 
 def _pool(op_type: str, fn: str, value: Any, ksize: Any, strides: Any, padding: Any, data_format: Any,

@@ -11,7 +11,7 @@ import numpy as np
 
 from jaxsess._core import dtypes as _dtypes
 from jaxsess._core.graph._registry import get_op_def
-from jaxsess._core.graph._tf_opset import register_tf_lowering
+from jaxsess._core.graph._tf_opset import Dims, SpecFn, register_tf_lowering
 
 # The modules that register the implementations the lowerings call (``impl(op_type)``).
 from jaxsess._tf1.ops import (  # noqa: F401
@@ -75,12 +75,14 @@ def node_error(ctx: Any, message: str, cls: type[Exception] = ValueError) -> Exc
 
 
 def lowering(*op_types: str, static_inputs: tuple[int, ...] = (), stateful: bool = False,
-             multi: bool = False) -> Callable[[Lowered], Lowered]:
+             multi: bool = False, spec: SpecFn | None = None) -> Callable[[Lowered], Lowered]:
     """Registers ``fn(ctx, inputs, attrs)`` for ``op_types`` (see
     ``jaxsess._core.graph._tf_opset.register_tf_lowering``). ``fn`` returns
     the single output, or (``multi``) the sequence of TF's outputs in
     ``OpDef`` order. Negative ``static_inputs`` count from the end
-    (``ConcatV2``'s axis after its ``N`` values)."""
+    (``ConcatV2``'s axis after its ``N`` values). ``spec``: the output shapes
+    without tracing ``fn`` (``TFLowering.spec``; :func:`same_shape_spec`,
+    :func:`broadcast_spec`)."""
     def deco(fn: Lowered) -> Lowered:
         if multi:
             wrapped = fn
@@ -88,9 +90,38 @@ def lowering(*op_types: str, static_inputs: tuple[int, ...] = (), stateful: bool
             @functools.wraps(fn)
             def wrapped(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
                 return (fn(ctx, inputs, attrs),)
-        register_tf_lowering(*op_types, static_inputs=static_inputs, stateful=stateful)(wrapped)
+        register_tf_lowering(*op_types, static_inputs=static_inputs, stateful=stateful, spec=spec)(wrapped)
         return fn
     return deco
+
+
+def same_shape_spec(shapes: Sequence[Dims | None], attrs: Mapping[str, Any], statics: Mapping[int, Any]
+                    ) -> list[Dims] | None:
+    """``TFLowering.spec`` of an element-wise op of one input: its output has the input's shape."""
+    return None if shapes[0] is None else [shapes[0]]
+
+
+def broadcast_spec(shapes: Sequence[Dims | None], attrs: Mapping[str, Any], statics: Mapping[int, Any]
+                   ) -> list[Dims] | None:
+    """``TFLowering.spec`` of an element-wise op of two inputs: NumPy's broadcast of their shapes
+    (``None`` where a pair of dimensions is not decided by the shapes alone: unknown, or unequal
+    and neither 1)."""
+    a, b = shapes[0], shapes[1]
+    if a is None or b is None:
+        return None
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    out: list[int | None] = []
+    for x, y in zip(a, b):
+        if x == y and x is not None:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        else:
+            return None
+    return [tuple(out)]
 
 
 def impl(op_type: str) -> Callable[..., Any]:

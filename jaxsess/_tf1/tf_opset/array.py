@@ -67,7 +67,23 @@ def _conj_transpose(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -
     return jnp.conj(_transpose(ctx, inputs, attrs))
 
 
-@lowering("ConcatV2", static_inputs=(-1,))
+def _concat_spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+    """``TFLowering.spec`` of ``ConcatV2``: fully known inputs of one rank that agree off ``axis``."""
+    *xs, _ = shapes
+    axis = statics[len(shapes) - 1]
+    if not xs or any(x is None or None in x or len(x) != len(xs[0]) for x in xs) or np.ndim(axis) != 0:
+        return None
+    r = len(xs[0])
+    a = int(axis)
+    if not -r <= a < r:
+        return None
+    a %= r
+    if any(x[:a] + x[a + 1:] != xs[0][:a] + xs[0][a + 1:] for x in xs):
+        return None
+    return [xs[0][:a] + (sum(x[a] for x in xs),) + xs[0][a + 1:]]
+
+
+@lowering("ConcatV2", static_inputs=(-1,), spec=_concat_spec)
 def _concat_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     *xs, axis = inputs
     return jnp.concatenate(xs, axis=axes(ctx, axis, np.ndim(xs[0]))[0])

@@ -16,7 +16,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from jaxsess._tf1.tf_opset._common import impl, lowering
+from jaxsess._core.graph._tf_opset import Dims
+from jaxsess._tf1.tf_opset._common import broadcast_spec, impl, lowering, same_shape_spec
 
 __all__: list[str] = []
 
@@ -46,14 +47,14 @@ def _unary(op: str) -> None:
     def lower(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         return impl(op)(inputs[0])
     lower.__name__ = f"_lower_{op}"
-    lowering(*[t for t, o in _UNARY.items() if o == op])(lower)
+    lowering(*[t for t, o in _UNARY.items() if o == op], spec=same_shape_spec)(lower)
 
 
 def _binary(op: str) -> None:
     def lower(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
         return impl(op)(inputs[0], inputs[1])
     lower.__name__ = f"_lower_{op}"
-    lowering(*[t for t, o in _BINARY.items() if o == op])(lower)
+    lowering(*[t for t, o in _BINARY.items() if o == op], spec=broadcast_spec)(lower)
 
 
 for _op in sorted(set(_UNARY.values())):
@@ -88,7 +89,7 @@ def _leaky_relu(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> An
 
 
 @lowering("Identity", "Snapshot", "CheckNumerics", "EnsureShape", "DebugGradientIdentity",
-          "PlaceholderWithDefault")
+          "PlaceholderWithDefault", spec=same_shape_spec)
 def _identity(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return inputs[0]
 
@@ -98,7 +99,12 @@ def _stop_gradient(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) ->
     return jax.lax.stop_gradient(inputs[0])
 
 
-@lowering("IdentityN", multi=True)
+def _identity_n_spec(shapes: Sequence[Dims | None], attrs: Mapping[str, Any], statics: Mapping[int, Any]
+                     ) -> list[Dims] | None:
+    return [s for s in shapes if s is not None] if None not in shapes else None
+
+
+@lowering("IdentityN", multi=True, spec=_identity_n_spec)
 def _identity_n(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return tuple(inputs)
 

@@ -49,7 +49,16 @@ def _cumlogsumexp(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> 
                                        reverse=attrs["reverse"])
 
 
-@lowering("MatMul")
+def _matmul_spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+    """``TFLowering.spec`` of ``MatMul``: ``(m, n)`` of matrices whose inner sizes are known and equal."""
+    a, b = shapes
+    if a is None or b is None or len(a) != 2 or len(b) != 2:
+        return None
+    (m, k), (k2, n) = a[::-1] if attrs["transpose_a"] else a, b[::-1] if attrs["transpose_b"] else b
+    return [(m, n)] if k is not None and k == k2 else None
+
+
+@lowering("MatMul", spec=_matmul_spec)
 def _matmul(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     a, b = inputs
     if np.ndim(a) != 2 or np.ndim(b) != 2:

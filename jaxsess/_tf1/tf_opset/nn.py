@@ -72,12 +72,47 @@ def _depthwise(ctx: Any, x: Any, w: Any, attrs: Mapping[str, Any]) -> Any:
         raise node_error(ctx, str(e)) from None
 
 
-@lowering("Conv2D")
+def _conv_spec(depthwise: bool) -> Any:
+    """``TFLowering.spec`` of ``Conv2D`` (ungrouped) / ``DepthwiseConv2dNative``: TF's output
+    size per spatial dimension (``SAME``: ``ceil(n / s)``; ``VALID``/``EXPLICIT``:
+    ``(n + pads - (k - 1)·d - 1) // s + 1``); an unknown batch passes through."""
+    def spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+        x, w = shapes
+        if x is None or w is None or len(x) != 4 or len(w) != 4 or None in x[1:] or None in w:
+            return None
+        a = _conv_args(None, attrs)
+        nhwc = a["data_format"] == "NHWC"
+        hw, c = ((x[1], x[2]), x[3]) if nhwc else ((x[2], x[3]), x[1])
+        if c != w[2]:
+            return None  # grouped, or a mismatch the lowering reports
+        pads = a["padding"]
+        out = []
+        for i in range(2):
+            k = (w[i] - 1) * a["dilations"][i] + 1
+            if pads == "SAME":
+                out.append(-(-hw[i] // a["strides"][i]))
+                continue
+            if pads == "VALID":
+                lo, hi = 0, 0
+            elif isinstance(pads, tuple):
+                lo, hi = pads[i]
+            else:
+                return None
+            n = hw[i] + lo + hi - k
+            if n < 0:
+                return None
+            out.append(n // a["strides"][i] + 1)
+        cout = w[2] * w[3] if depthwise else w[3]
+        return [(x[0], out[0], out[1], cout) if nhwc else (x[0], cout, out[0], out[1])]
+    return spec
+
+
+@lowering("Conv2D", spec=_conv_spec(False))
 def _conv2d(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return _conv(ctx, inputs[0], inputs[1], attrs)
 
 
-@lowering("DepthwiseConv2dNative")
+@lowering("DepthwiseConv2dNative", spec=_conv_spec(True))
 def _depthwise_conv2d(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return _depthwise(ctx, inputs[0], inputs[1], attrs)
 
@@ -137,7 +172,16 @@ lowering("Conv3DBackpropFilterV2", static_inputs=(1,))(_filter_backprop(_conv3d_
 # -- bias, pooling -----------------------------------------------------------------------------
 
 
-@lowering("BiasAdd")
+def _bias_add_spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+    """``TFLowering.spec`` of ``BiasAdd``: ``value``'s shape when ``bias`` is ``(C,)``."""
+    x, b = shapes
+    if x is None or len(x) < 2:
+        return None
+    c = x[1] if attrs.get("data_format", "NHWC").startswith("NC") else x[-1]
+    return [x] if c is not None and b == (c,) else None
+
+
+@lowering("BiasAdd", spec=_bias_add_spec)
 def _bias_add(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     try:
         return impl("BiasAdd")(inputs[0], inputs[1], data_format=attrs.get("data_format", "NHWC"))
@@ -172,7 +216,29 @@ def _pool_args(ctx: Any, attrs: Mapping[str, Any], ksize: Any = None, strides: A
             "padding": attrs["padding"]}
 
 
-@lowering("MaxPool")
+def _pool_spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+    """``TFLowering.spec`` of ``MaxPool``/``AvgPool``: the window over each of the 4 dimensions
+    (``SAME``: ``ceil(n / s)``; ``VALID``: ``(n - k) // s + 1``)."""
+    x = shapes[0]
+    a = _pool_args(None, attrs)
+    if x is None or len(x) != 4:
+        return None
+    out: list[int | None] = []
+    for n, k, st in zip(x, a["ksize"], a["strides"]):
+        if n is None:
+            if k != 1 or st != 1:
+                return None
+            out.append(None)
+        elif a["padding"] == "SAME":
+            out.append(-(-n // st))
+        elif n >= k:
+            out.append((n - k) // st + 1)
+        else:
+            return None
+    return [tuple(out)]
+
+
+@lowering("MaxPool", spec=_pool_spec)
 def _max_pool(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("MaxPool")(inputs[0], **_pool_args(ctx, attrs))
 
@@ -182,7 +248,7 @@ def _max_pool_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> A
     return impl("MaxPool")(inputs[0], **_pool_args(ctx, attrs, inputs[1], inputs[2]))
 
 
-@lowering("AvgPool")
+@lowering("AvgPool", spec=_pool_spec)
 def _avg_pool(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("AvgPool")(inputs[0], **_pool_args(ctx, attrs))
 
@@ -282,12 +348,27 @@ def _fused_batch_norm(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any])
     return [y.astype(np_dtype(attrs["T"])), run_mean, run_var, bm, bv]
 
 
-@lowering("FusedBatchNorm", "FusedBatchNormV2", multi=True)
+def _fbn_spec(v3: bool) -> Any:
+    """``TFLowering.spec`` of ``FusedBatchNorm*``: ``y`` as ``x``, the statistics ``(C,)``
+    (when every ``(C,)`` input is ``(C,)``), ``reserve_space_3`` empty."""
+    def spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+        x = shapes[0]
+        if x is None or len(x) not in (4, 5) or attrs.get("data_format", "NHWC") not in (
+                "NHWC", "NCHW", "NDHWC", "NCDHW"):
+            return None
+        c = x[_channel_axis(None, attrs, len(x))]
+        if c is None or any(s != (c,) for s in shapes[1:5]):
+            return None
+        return [x, (c,), (c,), (c,), (c,)] + ([(0,)] if v3 else [])
+    return spec
+
+
+@lowering("FusedBatchNorm", "FusedBatchNormV2", multi=True, spec=_fbn_spec(False))
 def _fbn(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return _fused_batch_norm(ctx, inputs, attrs)[:5]
 
 
-@lowering("FusedBatchNormV3", multi=True)
+@lowering("FusedBatchNormV3", multi=True, spec=_fbn_spec(True))
 def _fbn_v3(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return [*_fused_batch_norm(ctx, inputs, attrs), jnp.zeros((0,), np_dtype(attrs["U"]))]
 
@@ -356,12 +437,16 @@ def _lrn(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
 # -- softmax, losses --------------------------------------------------------------------------
 
 
-@lowering("Softmax")
+def _softmax_spec(shapes: Sequence[Any], attrs: Mapping[str, Any], statics: Mapping[int, Any]) -> Any:
+    return [shapes[0]] if shapes[0] is not None and len(shapes[0]) >= 1 else None
+
+
+@lowering("Softmax", spec=_softmax_spec)
 def _softmax(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("Softmax")(inputs[0], axis=-1)
 
 
-@lowering("LogSoftmax")
+@lowering("LogSoftmax", spec=_softmax_spec)
 def _log_softmax(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
     return impl("LogSoftmax")(inputs[0], axis=-1)
 

@@ -33,14 +33,13 @@ Usage: ``python benchmarks/bench_convs.py [--quick] [--programs dw3x3,mbv2]
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from typing import Any
+
+from _tf_child import TFChild, serve, tf_python
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -125,41 +124,7 @@ def tf_child(table: str) -> None:
     for name, (src, sizes) in (QUICK if table == "quick" else FULL).items():
         programs[name] = Program(tf, src, sizes)
         programs[name].block(2)  # first run: graph optimisation, allocations
-    print(json.dumps({"ready": tf.VERSION}), flush=True)
-    for line in sys.stdin:
-        name, calls = line.split()
-        print(json.dumps({"s": programs[name].block(int(calls))}), flush=True)
-
-
-class TFChild:
-    def __init__(self, python: str, table: str) -> None:
-        self.proc = subprocess.Popen([python, os.path.abspath(__file__), "--tf-child", table], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        assert self.proc.stdout is not None
-        first = self.proc.stdout.readline()
-        if not first:
-            raise RuntimeError(f"the TF child ({python}) failed to start; run it with --tf-child {table} to see why")
-        self.version = json.loads(first)["ready"]
-
-    def block(self, name: str, calls: int) -> float:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{name} {calls}\n")
-        self.proc.stdin.flush()
-        return float(json.loads(self.proc.stdout.readline())["s"])
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
-
-
-def tf_python(arg: str | None) -> tuple[str | None, str]:
-    """The interpreter that runs TF, or None and why not."""
-    if arg:
-        return arg, ""
-    if importlib.util.find_spec("tensorflow") is not None:
-        return sys.executable, ""
-    return None, "tensorflow is not importable here (pip install 'jaxsess[bench]', or pass --tf-python)"
+    serve({"ready": tf.VERSION}, lambda name, calls: programs[name].block(int(calls)))
 
 
 def main() -> None:
@@ -183,10 +148,11 @@ def main() -> None:
     names = [n for n in args.programs.split(",") if n]
     repeats = args.repeats or (2 if args.quick else 7)
     python, why = (None, "--no-tf1") if args.no_tf1 else tf_python(args.tf_python)
-    tf = TFChild(python, "quick" if args.quick else "full") if python else None
+    child_table = "quick" if args.quick else "full"
+    tf = TFChild([python, os.path.abspath(__file__), "--tf-child", child_table]) if python else None
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"# bench_convs: {os.cpu_count()} CPUs, jax {jax.__version__}, backend {jax.default_backend()}, "
-          f"tensorflow {tf.version if tf else 'absent: ' + why}, load average {load:.1f}"
+          f"tensorflow {tf.info['ready'] if tf else 'absent: ' + why}, load average {load:.1f}"
           f"{', quick run' if args.quick else ''}")
     print("# ms per call, median [min-max] over interleaved blocks; ratios of medians (> 1: jaxsess faster)")
     for name in names:

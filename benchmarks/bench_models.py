@@ -33,14 +33,14 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from typing import Any
+
+from _tf_child import TFChild, serve, tf_python
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -167,41 +167,21 @@ def tf_child(artifacts: str, models: list[str], quick: bool, xla: bool) -> None:
                 first["onnxruntime_error"] = f"{type(e).__name__}: {str(e)[:200]}"
         info["models"][model] = {"path": path, **names, "first_s": first,
                                  "tf_output": runners[("tf", model)].out.tolist()}
-    print(json.dumps(info), flush=True)
-    for line in sys.stdin:
-        kind, model, calls = line.split()
-        print(json.dumps({"s": runners[(kind, model)].block(int(calls))}), flush=True)
+    serve(info, lambda kind, model, calls: runners[(kind, model)].block(int(calls)))
 
 
 # -- the parent: jaxsess, and the TF child driven over a pipe ----------------------------------
 
 
-class TFChild:
-    def __init__(self, python: str, artifacts: str, models: list[str], quick: bool, xla: bool) -> None:
-        env = dict(os.environ)
-        env["TF_USE_LEGACY_KERAS"] = "1"
-        if xla:
-            env["TF_XLA_FLAGS"] = (env.get("TF_XLA_FLAGS", "") + " --tf_xla_cpu_global_jit").strip()
-        cmd = [python, os.path.abspath(__file__), "--tf-child", artifacts, "--models", ",".join(models)]
-        cmd += (["--quick"] if quick else []) + ([] if xla else ["--no-xla"])
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, env=env)
-        assert self.proc.stdout is not None
-        first = self.proc.stdout.readline()
-        if not first:
-            raise RuntimeError(f"the TF child failed; run it to see why: {' '.join(cmd)}")
-        self.info = json.loads(first)
-
-    def block(self, kind: str, model: str, calls: int) -> float:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{kind} {model} {calls}\n")
-        self.proc.stdin.flush()
-        return float(json.loads(self.proc.stdout.readline())["s"])
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=120)
+def start_tf_child(python: str, artifacts: str, models: list[str], quick: bool, xla: bool) -> TFChild:
+    """The TF child of this benchmark (legacy Keras; XLA auto-clustering on CPU when ``xla``)."""
+    env = dict(os.environ)
+    env["TF_USE_LEGACY_KERAS"] = "1"
+    if xla:
+        env["TF_XLA_FLAGS"] = (env.get("TF_XLA_FLAGS", "") + " --tf_xla_cpu_global_jit").strip()
+    cmd = [python, os.path.abspath(__file__), "--tf-child", artifacts, "--models", ",".join(models)]
+    cmd += (["--quick"] if quick else []) + ([] if xla else ["--no-xla"])
+    return TFChild(cmd, env, close_timeout_s=120)
 
 
 class JaxsessRunner:
@@ -222,14 +202,6 @@ class JaxsessRunner:
         for _ in range(calls):
             self.sess.run(self.y, {self.x: self.value})
         return (time.perf_counter() - t0) / calls
-
-
-def tf_python(arg: str | None) -> tuple[str | None, str]:
-    if arg:
-        return arg, ""
-    if importlib.util.find_spec("tensorflow") is not None:
-        return sys.executable, ""
-    return None, "tensorflow is not importable here (pip install 'jaxsess[bench]', or pass --tf-python)"
 
 
 def main() -> None:
@@ -255,7 +227,7 @@ def main() -> None:
         artifacts = args.artifacts or tmp
         os.makedirs(artifacts, exist_ok=True)
         os.environ["JAXSESS_COMPILATION_CACHE_DIR"] = os.path.join(tmp, "xla-cache")  # cold first calls
-        tfc = TFChild(python, artifacts, models, args.quick, not args.no_xla)
+        tfc = start_tf_child(python, artifacts, models, args.quick, not args.no_xla)
         import jax
         import jaxsess.compat.v1 as tfj
         import numpy as np

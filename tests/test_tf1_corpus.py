@@ -73,8 +73,10 @@ def test_program_matches_tensorflow(name: str) -> None:
     try:
         out = _corpus.run_program(name, swap_to_jaxsess=True)
     finally:
-        jaxsess.reset_default_graph()
-        gc.collect()  # the program's unclosed sessions are released here, under this test's filter
+        # The program's unclosed sessions are released here, under this test's filter: Keras'
+        # backend lets go of them (a program's K.set_session(sess)), then the collector.
+        jaxsess.keras.backend.clear_session()
+        gc.collect()
     assert "tensorflow" not in sys.modules
     results, tol = out["results"], out["tolerance"]
     errors = []

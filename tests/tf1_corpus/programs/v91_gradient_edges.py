@@ -46,7 +46,7 @@ for k, (out, wrt) in cases.items():
     if wrt is None:
         wrt = out.op.inputs[0]
     g = tf.gradients(out, wrt)[0]
-    if isinstance(g, tf.IndexedSlices):  # TF's gather gradient (jaxsess's is dense)
+    if isinstance(g, tf.IndexedSlices):  # TF's gather gradient (densified here)
         g = tf.convert_to_tensor(g)
     grads[k] = g
 unconnected = tf.gradients(tf.reduce_sum(x), [x, y])

@@ -55,7 +55,7 @@ PyObject *hot_take_exception(void);
 void hot_give_exception(PyObject *exc);
 int hot_adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, int by_buffer);
 int hot_configure_safe_points(PyObject *noop, PyObject *assist, PyObject *sweep, Py_ssize_t reap_at);
-int hot_safe_point_idle(PyObject *registry, PyObject *registry_dict);
+int hot_safe_point_idle(PyObject *registry, PyObject *registry_dict, PyObject *pending, PyObject *dead);
 int hot_call_safe_point(PyObject *registry);
 int hot_lock_nowait(PyObject *reg, PyObject **lock);
 int hot_unlock(PyObject *lock, int result);
@@ -77,7 +77,10 @@ typedef struct {
     PyObject *weaklist; /* WrapCall only (the session keeps them in a WeakSet) */
     PyObject *rdict;    /* WrapCall: the registry's instance dict (its attributes, read directly) */
     PyObject *lock;     /* WrapCall: the registry's _lock when it was made, and its methods */
-    PyObject *acquire, *release;
+    PyObject *acquire, *release, *locked;
+    /* WrapCall: the registry's containers, never rebound after its __init__ */
+    PyObject *owned, *dead, *died, *pending, *inflight;
+    PyObject *sdict;    /* WrapCall: the session's instance dict */
     Py_ssize_t n;       /* HotRunner: the number of feeds */
     int device;         /* HotRunner: device fetches */
     int by_buffer;

@@ -155,9 +155,10 @@ hot_configure_safe_points(PyObject *noop, PyObject *assist, PyObject *sweep, Py_
  * nothing to do now, decided as the Python safe points decide it: 1 (skip
  * the call), 0 (call it: something pending, memory pressure, dead entries
  * to prune under ON_SAFE_POINTS, or a safe point that is not the registry's
- * own, such as a test's replacement), -1 (error). */
+ * own, such as a test's replacement), -1 (error). `pending` and `dead`: the
+ * registry's lists when the caller holds them, else NULL (read from `d`). */
 int
-hot_safe_point_idle(PyObject *reg, PyObject *d)
+hot_safe_point_idle(PyObject *reg, PyObject *d, PyObject *pending, PyObject *dead)
 {
     if (g_sp_noop == NULL)
         return 0;
@@ -172,14 +173,16 @@ hot_safe_point_idle(PyObject *reg, PyObject *d)
         return 0;
     /* _assist_at_safe_point: `if self._pending: ...; if self._pressure: ...`;
      * _sweep_at_safe_point: `if self._pending or self._pressure or len(self._dead) >= _REAP_AT: ...` */
-    PyObject *pending = PyDict_GetItemWithError(d, hot_s_pending);
+    if (pending == NULL)
+        pending = PyDict_GetItemWithError(d, hot_s_pending);
     PyObject *pressure = pending == NULL ? NULL : PyDict_GetItemWithError(d, hot_s_pressure);
     if (pressure == NULL || !PyList_CheckExact(pending))
         return PyErr_Occurred() ? -1 : 0;
     if (PyList_GET_SIZE(pending) != 0 || pressure != Py_False)
         return 0;
     if (sweep) {
-        PyObject *dead = PyDict_GetItemWithError(d, hot_s_dead);
+        if (dead == NULL)
+            dead = PyDict_GetItemWithError(d, hot_s_dead);
         if (dead == NULL || !PyList_CheckExact(dead))
             return PyErr_Occurred() ? -1 : 0;
         return PyList_GET_SIZE(dead) < g_reap_at;
@@ -194,7 +197,7 @@ hot_call_safe_point(PyObject *registry)
     PyObject *d = PyObject_GenericGetDict(registry, NULL);
     if (d == NULL)
         return -1;
-    int idle = hot_safe_point_idle(registry, d);
+    int idle = hot_safe_point_idle(registry, d, NULL, NULL);
     Py_DECREF(d);
     if (idle != 0)
         return idle < 0 ? -1 : 0;
@@ -242,6 +245,13 @@ hot_wrapper_traverse(Wrapper *self, visitproc visit, void *arg)
     Py_VISIT(self->lock);
     Py_VISIT(self->acquire);
     Py_VISIT(self->release);
+    Py_VISIT(self->locked);
+    Py_VISIT(self->owned);
+    Py_VISIT(self->dead);
+    Py_VISIT(self->died);
+    Py_VISIT(self->pending);
+    Py_VISIT(self->inflight);
+    Py_VISIT(self->sdict);
     return 0;
 }
 
@@ -260,6 +270,13 @@ hot_wrapper_clear(Wrapper *self)
     Py_CLEAR(self->lock);
     Py_CLEAR(self->acquire);
     Py_CLEAR(self->release);
+    Py_CLEAR(self->locked);
+    Py_CLEAR(self->owned);
+    Py_CLEAR(self->dead);
+    Py_CLEAR(self->died);
+    Py_CLEAR(self->pending);
+    Py_CLEAR(self->inflight);
+    Py_CLEAR(self->sdict);
     return 0;
 }
 

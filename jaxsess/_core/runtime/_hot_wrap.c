@@ -16,7 +16,8 @@
  *
  * What a call costs on top of the jitted call is kept to C operations: the
  * registry's attributes are read and written in its instance dict (held
- * since the WrapCall was made), its lock's acquire/release are bound once,
+ * since the WrapCall was made), its lock's methods and its containers
+ * (_owned, _dead, _died, _pending, inflight: never rebound) are bound once,
  * the safe point is called only when it has something to do
  * (hot_safe_point_idle), and the leaves of an output made of exact dicts,
  * lists, tuples and None are collected directly (the same leaves as
@@ -26,7 +27,7 @@
 #include "_hot.h"
 
 static PyObject *s_inflight, *s_died, *s_owned, *s_allocated, *s_live_bytes, *s_peak_bytes, *s_freed;
-static PyObject *s_collect_at, *s_wake, *s_set, *s_aval, *s_own_fresh, *s_lock, *s_release;
+static PyObject *s_collect_at, *s_wake, *s_set, *s_aval, *s_own_fresh, *s_lock, *s_release, *s_locked;
 
 #define MAX_DEPTH 64 /* deeper outputs: jax.tree_util.tree_leaves */
 
@@ -192,15 +193,9 @@ fail:
  * arrays, their sizes in sizes[0..n)) as own_one/_own do: _reap first when
  * arrays died, then _insert, with _reap's and _insert's budget pressure. */
 static int
-enter_locked(PyObject *d, PyObject **refs, PyObject **sizes, Py_ssize_t n, long long total, PyObject *producer)
+enter_locked(Wrapper *self, PyObject **refs, PyObject **sizes, Py_ssize_t n, long long total, PyObject *producer)
 {
-    PyObject *owned = dget(d, s_owned), *dead = owned == NULL ? NULL : dget(d, hot_s_dead);
-    if (dead == NULL)
-        return -1;
-    if (!PyDict_CheckExact(owned) || !PyList_CheckExact(dead)) {
-        PyErr_SetString(PyExc_TypeError, "jaxsess._core.runtime._hot: the registry's _owned/_dead are not a dict/list");
-        return -1;
-    }
+    PyObject *d = self->rdict, *owned = self->owned, *dead = self->dead;
     Counts c, c0;
     if (dget_ll(d, s_allocated, &c.allocated) < 0 || dget_ll(d, s_freed, &c.freed) < 0
         || dget_ll(d, s_live_bytes, &c.live) < 0 || dget_ll(d, s_peak_bytes, &c.peak) < 0)
@@ -212,9 +207,7 @@ enter_locked(PyObject *d, PyObject **refs, PyObject **sizes, Py_ssize_t n, long 
     if (collect_at != Py_None && (at = PyLong_AsLongLong(collect_at)) == -1 && PyErr_Occurred())
         return -1;
     c0 = c;
-    Py_INCREF(dead);
     int reaped = reap_locked(dead, owned, &c);
-    Py_DECREF(dead);
     if (reaped < 0)
         return -1;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -342,29 +335,29 @@ own_outputs(Wrapper *self, PyObject *out)
         Py_INCREF(nb);
         sizes[held++] = nb;
     }
-    if ((died = dget(d, s_died)) == NULL)
-        goto done;
+    died = self->died;
     Py_INCREF(died);
     for (; made < n; made++)
         if ((refs[made] = PyWeakref_NewRef(items[made], died)) == NULL)
             goto done;
-    /* the registry's lock, without waiting (busy, or not the lock bound at
-     * construction: the Python code) */
-    PyObject *lock = PyDict_GetItemWithError(d, s_lock);
-    if (lock != self->lock) {
-        rc = PyErr_Occurred() ? -1 : own_python(reg, out, producer);
-        goto done;
-    }
-    PyObject *t = PyObject_CallOneArg(self->acquire, Py_False);
-    int taken = t == NULL ? -1 : PyObject_IsTrue(t);
+    /* the registry's lock: held by another thread, the Python code waits for
+     * it; else taken (lock.acquire() without arguments, which costs a
+     * fraction of acquire(False)'s argument parsing: it does not wait unless
+     * a thread blocked in acquire took it meanwhile, and then waits as the
+     * Python code would) */
+    PyObject *t = PyObject_CallNoArgs(self->locked);
+    int busy = t == NULL ? -1 : PyObject_IsTrue(t);
     Py_XDECREF(t);
-    if (taken <= 0) {
-        rc = taken < 0 ? -1 : own_python(reg, out, producer);
+    if (busy != 0) {
+        rc = busy < 0 ? -1 : own_python(reg, out, producer);
         goto done;
     }
+    if ((t = PyObject_CallNoArgs(self->acquire)) == NULL)
+        goto done;
+    Py_DECREF(t);
     PyObject *closed = PyDict_GetItemWithError(d, hot_s_closed);
     if (closed == Py_False)
-        rc = enter_locked(d, refs, sizes, n, total, producer);
+        rc = enter_locked(self, refs, sizes, n, total, producer);
     PyObject *exc = hot_take_exception();
     PyObject *r = PyObject_CallNoArgs(self->release);
     if (r == NULL) {
@@ -399,13 +392,7 @@ wrapcall_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
     if (!hot_registry_configured || hot_nbytes_cache == NULL || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0))
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
-    PyObject *d = self->rdict;
-    PyObject *inflight = PyDict_GetItemWithError(d, s_inflight);
-    if (inflight == NULL || !PyList_CheckExact(inflight)) {
-        if (PyErr_Occurred())
-            return NULL;
-        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
-    }
+    PyObject *d = self->rdict, *inflight = self->inflight;
     Py_INCREF(inflight);
     PyObject *me = PyLong_FromUnsignedLong(PyThread_get_thread_ident()); /* threading.get_ident() */
     if (me == NULL || PyList_Append(inflight, me) < 0) { /* close() waits for this call: its inputs stay valid */
@@ -414,7 +401,13 @@ wrapcall_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject
         return NULL;
     }
     PyObject *out = NULL;
-    int closed = hot_attr_true(self->session, hot_s_closed);
+    int closed;
+    if (self->sdict != NULL) {
+        PyObject *c = PyDict_GetItemWithError(self->sdict, hot_s_closed);
+        closed = c == NULL ? (PyErr_Occurred() ? -1 : hot_attr_true(self->session, hot_s_closed)) : PyObject_IsTrue(c);
+    } else {
+        closed = hot_attr_true(self->session, hot_s_closed);
+    }
     if (closed == 0) {
         PyObject *c = PyDict_GetItemWithError(d, hot_s_closed);
         closed = c == NULL ? (PyErr_Occurred() ? -1 : 1) : PyObject_IsTrue(c);
@@ -424,7 +417,7 @@ wrapcall_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject
             out = PyObject_Vectorcall(self->slow, args, nargsf, kwnames); /* it raises the closed error */
         goto done;
     }
-    int idle = hot_safe_point_idle(self->registry, d);
+    int idle = hot_safe_point_idle(self->registry, d, self->pending, self->dead);
     if (idle < 0)
         goto leave;
     if (!idle) {
@@ -473,21 +466,32 @@ wrapcall_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     PyObject *rdict = PyObject_GenericGetDict(registry, NULL);
     if (rdict == NULL)
         return NULL;
-    PyObject *lock = PyDict_GetItemWithError(rdict, s_lock); /* borrowed */
-    if (lock == NULL) {
+    /* The registry's lock and containers, bound once: OwnershipRegistry never
+     * rebinds them after __init__ (its comments say so). */
+    PyObject *lock = PyDict_GetItemWithError(rdict, s_lock); /* borrowed, as the four below */
+    PyObject *owned = lock == NULL ? NULL : PyDict_GetItemWithError(rdict, s_owned);
+    PyObject *dead = owned == NULL ? NULL : PyDict_GetItemWithError(rdict, hot_s_dead);
+    PyObject *died = dead == NULL ? NULL : PyDict_GetItemWithError(rdict, s_died);
+    PyObject *pending = died == NULL ? NULL : PyDict_GetItemWithError(rdict, hot_s_pending);
+    PyObject *inflight = pending == NULL ? NULL : PyDict_GetItemWithError(rdict, s_inflight);
+    if (inflight == NULL || !PyDict_CheckExact(owned) || !PyList_CheckExact(dead) || !PyList_CheckExact(pending)
+        || !PyList_CheckExact(inflight)) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "WrapCall: the registry has no _lock");
+            PyErr_SetString(PyExc_TypeError, "WrapCall: the registry lacks _lock, _owned, _dead, _died, _pending or "
+                                             "inflight, or they are not a dict and lists");
         Py_DECREF(rdict);
         return NULL;
     }
     PyObject *acquire = PyObject_GetAttr(lock, hot_s_acquire);
     PyObject *release = acquire == NULL ? NULL : PyObject_GetAttr(lock, s_release);
-    Wrapper *self = release == NULL ? NULL
-                                    : hot_wrapper_new(type, wrapcall_vectorcall, slow, session, registry, fn, 0);
+    PyObject *locked = release == NULL ? NULL : PyObject_GetAttr(lock, s_locked);
+    Wrapper *self = locked == NULL ? NULL
+                                   : hot_wrapper_new(type, wrapcall_vectorcall, slow, session, registry, fn, 0);
     if (self == NULL) {
         Py_DECREF(rdict);
         Py_XDECREF(acquire);
         Py_XDECREF(release);
+        Py_XDECREF(locked);
         return NULL;
     }
     Py_INCREF(producer);
@@ -499,6 +503,20 @@ wrapcall_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->lock = lock;
     self->acquire = acquire;
     self->release = release;
+    self->locked = locked;
+    Py_INCREF(owned);
+    self->owned = owned;
+    Py_INCREF(dead);
+    self->dead = dead;
+    Py_INCREF(died);
+    self->died = died;
+    Py_INCREF(pending);
+    self->pending = pending;
+    Py_INCREF(inflight);
+    self->inflight = inflight;
+    self->sdict = PyObject_GenericGetDict(session, NULL); /* NULL (no __dict__): getattr */
+    if (self->sdict == NULL)
+        PyErr_Clear();
     return (PyObject *)self;
 }
 
@@ -584,6 +602,7 @@ hot_wrap_init(PyObject *module)
     HOT_INTERN(s_wake, "_wake");
     HOT_INTERN(s_lock, "_lock");
     HOT_INTERN(s_release, "release");
+    HOT_INTERN(s_locked, "locked");
     HOT_INTERN(s_set, "set");
     HOT_INTERN(s_aval, "aval");
     HOT_INTERN(s_own_fresh, "own_fresh");

@@ -437,6 +437,9 @@ class OwnershipRegistry:
         name: str = "session",
     ) -> None:
         self.strategy = strategy
+        # _lock, _pending, _owned, _dead, _died and inflight are never rebound
+        # after __init__ (cleared or mutated in place): the C twin of
+        # session.wrap's call (_hot_wrap.c) binds them once.
         self._lock = threading.Lock()
         self._pending: list[Any] = []  # adopted by the C hot path, not yet entered (strong refs)
         # ON_SESSION_CLOSE: (arrays, producer) of calls not yet entered (strong refs).

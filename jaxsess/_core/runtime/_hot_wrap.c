@@ -31,6 +31,25 @@ static PyObject *s_collect_at, *s_wake, *s_set, *s_aval, *s_own_fresh, *s_lock, 
 
 #define MAX_DEPTH 64 /* deeper outputs: jax.tree_util.tree_leaves */
 
+/* The last type found in the registry's set of concrete array types (which
+ * only grows; a strong reference): a call's leaves are mostly of one type,
+ * found without a set lookup. */
+static PyTypeObject *g_last_concrete;
+
+/* 1: `tp` is a concrete jax.Array type; 0: not; -1: error. */
+static inline int
+is_concrete_type(PyTypeObject *tp)
+{
+    if (tp == g_last_concrete)
+        return 1;
+    int c = PySet_Contains(hot_concrete, (PyObject *)tp);
+    if (c > 0) {
+        Py_INCREF(tp);
+        Py_XSETREF(g_last_concrete, tp);
+    }
+    return c;
+}
+
 /* d[name], borrowed; NULL with an error set when it is missing. */
 static PyObject *
 dget(PyObject *d, PyObject *name)
@@ -132,7 +151,7 @@ collect_leaves(PyObject *tree, PyObject *acc, int depth)
     }
     if (tree == Py_None) /* a pytree node without children */
         return 1;
-    int c = PySet_Contains(hot_concrete, (PyObject *)tp);
+    int c = is_concrete_type(tp);
     if (c <= 0)
         return c;
     return PyList_Append(acc, tree) < 0 ? -1 : 1;
@@ -198,8 +217,9 @@ enter_locked(Wrapper *self, PyObject **refs, PyObject **sizes, Py_ssize_t n, lon
     PyObject *d = self->rdict, *owned = self->owned, *dead = self->dead;
     Counts c, c0;
     if (dget_ll(d, s_allocated, &c.allocated) < 0 || dget_ll(d, s_freed, &c.freed) < 0
-        || dget_ll(d, s_live_bytes, &c.live) < 0 || dget_ll(d, s_peak_bytes, &c.peak) < 0)
+        || dget_ll(d, s_live_bytes, &c.live) < 0)
         return -1;
+    c.peak = -1; /* read below only when live bytes grow: the peak is never under them */
     PyObject *collect_at = dget(d, s_collect_at);
     if (collect_at == NULL)
         return -1;
@@ -236,8 +256,13 @@ enter_locked(Wrapper *self, PyObject **refs, PyObject **sizes, Py_ssize_t n, lon
     }
     c.allocated += n;
     c.live += total;
-    if (c.live > c.peak)
-        c.peak = c.live;
+    if (c.live > c0.live) {
+        if (dget_ll(d, s_peak_bytes, &c.peak) < 0)
+            return -1;
+        c0.peak = c.peak;
+        if (c.live > c.peak)
+            c.peak = c.live;
+    }
     if (dset_ll(d, s_allocated, c.allocated) < 0 || (c.live != c0.live && dset_ll(d, s_live_bytes, c.live) < 0)
         || (c.peak != c0.peak && dset_ll(d, s_peak_bytes, c.peak) < 0)
         || (c.freed != c0.freed && dset_ll(d, s_freed, c.freed) < 0))
@@ -270,7 +295,7 @@ own_outputs(Wrapper *self, PyObject *out)
     PyObject *reg = self->registry, *producer = self->spec, *d = self->rdict;
     PyObject *leaves = NULL, *const *items;
     Py_ssize_t n;
-    int c = PySet_Contains(hot_concrete, (PyObject *)Py_TYPE(out));
+    int c = is_concrete_type(Py_TYPE(out));
     if (c < 0)
         return -1;
     if (c) { /* one array: own_one */
@@ -293,7 +318,7 @@ own_outputs(Wrapper *self, PyObject *out)
                 return own_python(reg, out, producer);
             }
             for (Py_ssize_t i = 0; i < PyList_GET_SIZE(leaves); i++) {
-                c = PySet_Contains(hot_concrete, (PyObject *)Py_TYPE(PyList_GET_ITEM(leaves, i)));
+                c = is_concrete_type(Py_TYPE(PyList_GET_ITEM(leaves, i)));
                 if (c <= 0) {
                     Py_DECREF(leaves);
                     return c < 0 ? -1 : own_python(reg, out, producer);

@@ -19,10 +19,9 @@ run the Python path, and the stateless values are still checked against NumPy.
 
 from __future__ import annotations
 
-import contextlib
+import collections
 import functools
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import jax
@@ -31,7 +30,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import jaxsess as tf
-from jaxsess._core.runtime import _graph_session as gs, _resources
+from jaxsess._core.runtime import _graph_session as gs
 
 C_BUILT = gs._c_hot is not None
 
@@ -233,28 +232,6 @@ def _check_oracle(plain: dict[str, Any], outcome: Any, structure: tuple[str, Any
     np.testing.assert_allclose(np.frombuffer(raw, dtype).reshape(shape), want, rtol=1e-6)
 
 
-@contextlib.contextmanager
-def _sweeps_by_count_only() -> Iterator[None]:
-    """ON_SAFE_POINTS sweeps by count only (not also when the last sweep is
-    10 ms old), in Python and in C: the two sessions' sweeps then fall on the
-    same calls whatever the time each call takes."""
-    old = _resources._SAFE_POINT_MAX_AGE_S
-
-    def configure(max_age: float) -> None:
-        _resources._SAFE_POINT_MAX_AGE_S = max_age
-        if gs._c_hot is not None:
-            gs._c_hot.configure_registry(
-                nbytes_cache=_resources._nbytes_cache, nbytes_of_cache=_resources._nbytes_of_cache,
-                perf_counter=time.perf_counter, max_age=max_age, concrete=_resources._concrete_types,
-            )
-
-    configure(1e9)
-    try:
-        yield
-    finally:
-        configure(old)
-
-
 def _python_path(sess: tf.Session) -> tuple[Callable[..., Any], Callable[..., Any]]:
     """``(run, make_callable)`` of ``sess`` through the Python reference path."""
     run = functools.partial(getattr(tf.Session.run, "__wrapped__", tf.Session.run), sess)
@@ -302,27 +279,26 @@ def test_c_and_python_hit_paths_agree(pool: list[Any], seq: list[Any], device_fe
     el = m["elements"]
     ph = {n: m[n] for n in ("x", "y", "z", "k")}
     config = tf.ConfigProto(plan_cache_size=cache_size)
-    with _sweeps_by_count_only():
-        sessions = [tf.Session(graph=g, config=config, device_fetches=device_fetches, cleanup=cleanup) for _ in "cp"]
-        try:
-            paths = [(sessions[0].run, sessions[0].make_callable), _python_path(sessions[1])]
-            callables: list[list[Any]] = [[], []]  # per path: (callable, its feed names, its structure)
-            for action in [*seq, ("close",)]:
-                outcomes = []
-                for i, (sess, (run, make_callable)) in enumerate(zip(sessions, paths, strict=True)):
-                    outcomes.append(_step(action, pool, sess, run, make_callable, callables[i], el, ph, m))
-                    if action[0] == "close":
-                        sess.close()
-                        outcomes.append(_outcome(sess, lambda run=run: run(el["d"], {ph["y"]: np.ones(3, np.float32)})))
-                        for f, _, _ in callables[i][:1]:
-                            outcomes.append(_outcome(sess, lambda f=f: f()))
-                    else:
-                        outcomes.append(_state(sess))
-                half = len(outcomes) // 2
-                assert outcomes[:half] == outcomes[half:], action
-        finally:
-            for sess in sessions:
-                sess.close()
+    sessions = [tf.Session(graph=g, config=config, device_fetches=device_fetches, cleanup=cleanup) for _ in "cp"]
+    try:
+        paths = [(sessions[0].run, sessions[0].make_callable), _python_path(sessions[1])]
+        callables: list[list[Any]] = [[], []]  # per path: (callable, its feed names, its structure)
+        for action in [*seq, ("close",)]:
+            outcomes = []
+            for i, (sess, (run, make_callable)) in enumerate(zip(sessions, paths, strict=True)):
+                outcomes.append(_step(action, pool, sess, run, make_callable, callables[i], el, ph, m))
+                if action[0] == "close":
+                    sess.close()
+                    outcomes.append(_outcome(sess, lambda run=run: run(el["d"], {ph["y"]: np.ones(3, np.float32)})))
+                    for f, _, _ in callables[i][:1]:
+                        outcomes.append(_outcome(sess, lambda f=f: f()))
+                else:
+                    outcomes.append(_state(sess))
+            half = len(outcomes) // 2
+            assert outcomes[:half] == outcomes[half:], action
+    finally:
+        for sess in sessions:
+            sess.close()
 
 
 def _step(action: tuple[Any, ...], pool: list[Any], sess: tf.Session, run: Callable[..., Any],
@@ -386,13 +362,30 @@ def test_both_paths_are_taken() -> None:
 
 # -- session.wrap / session.jit of a fresh callable: WrapCall (_hot_wrap.c) against `call` ---------------------------
 
-# Output structures of the wrapped functions: one array, pytrees of arrays, a
-# non-array leaf (the Python own_fresh), nothing owned, new shapes (an aval the
-# size cache has not seen yet: the Python path fills it).
+# Output structures of the wrapped functions: one array, pytrees of arrays
+# (exact dicts, lists, tuples and None, whose leaves the C twin collects
+# itself; a namedtuple and a tree deeper than its limit, which jax flattens; more
+# leaves than its stack holds), a non-array leaf (the Python own_fresh),
+# nothing owned, new shapes (an aval the size cache has not seen yet: the
+# Python path fills it).
+_Pair = collections.namedtuple("_Pair", ["p", "q"])
+
+
+def _deep(v: Any) -> Any:
+    t: Any = v + 5.0
+    for _ in range(70):
+        t = (t,)
+    return t
+
+
 _WRAP_OUTPUTS: dict[str, Callable[[Any], Any]] = {
     "one": lambda v: v * 2.0,
     "tuple": lambda v: (v + 1.0, v * 3.0),
     "dict": lambda v: {"a": v + 1.0, "b": [v * 2.0, v.sum()]},
+    "nested": lambda v: {"a": None, "b": ((v + 1.0,), [None, {"c": v * 2.0}]), "d": []},
+    "named": lambda v: _Pair(v + 1.0, {"r": v * 4.0}),
+    "deep": _deep,
+    "many": lambda v: tuple(v * float(k) for k in range(40)),
     "nonarray": lambda v: (v + 1.0, 7),
     "empty": lambda v: (),
     "wide": lambda v: (jax.numpy.tile(v, 4), v[:1]),
@@ -403,13 +396,19 @@ _wrap_actions = st.one_of(
     st.tuples(st.just("drop"), st.integers(0, 7)),
     st.tuples(st.just("kwargs"), st.sampled_from(["one", "dict"])),
     st.tuples(st.just("stats")),
+    # An array waiting in the registry's pending list: the next safe point enters it.
+    st.tuples(st.just("pending")),
 )
 
 
 def _wrap_state(sess: Any, kept: list[Any]) -> Any:
-    st_ = sess.stats()
     reg = sess._registry
+    # Before stats() enters them: what the safe points left pending (ON_SAFE_POINTS
+    # and ON_SESSION_CLOSE: no thread enters them meanwhile).
+    waiting = None if reg.strategy.name == "IN_BACKGROUND" else (len(reg._pending), len(reg._batches))
+    st_ = sess.stats()
     return (
+        waiting,
         st_.live_buffers, st_.live_bytes, st_.peak_bytes, st_.allocated_buffers, st_.freed_buffers,
         sorted((h.producer, h.shape, h.dtype, h.arrays, h.bytes) for h in st_.held),
         [sess.owns(a) for a in kept], reg._pressure, reg.inflight, len(reg._owned),
@@ -455,6 +454,9 @@ def test_c_and_python_wrap_calls_agree(seq: list[Any], cleanup: str, limit: int 
                         kept[i].append(outcome[1])
                 elif kind == "kwargs":
                     outcome = _outcome_wrap(sess, lambda f=fns[i][action[1]]: f(v=x))
+                elif kind == "pending":
+                    sess._registry._pending.append(jax.numpy.arange(2.0) + 1.0)
+                    outcome = None
                 elif kind == "drop":
                     if kept[i]:
                         del kept[i][action[1] % len(kept[i])]

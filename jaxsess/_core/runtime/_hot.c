@@ -34,12 +34,12 @@
  *
  * Only the cache hit is here. What it calls of the rest of jaxsess goes
  * through the same objects as in Python: the registry's safe point
- * (registry.safe_point, a SafePoint of _hot_registry.c where built), a
+ * (registry.safe_point, skipped when it has nothing to do: hot_call_safe_point), a
  * stateful plan's variable swap (hot_swap_arrays, swap_pinned's twin in
  * _hot_registry.c, else registry._swap_pinned), and the adoption of device
  * results (hot_adopt, _hot_common.c). The module's other twins live in their
- * own files: _hot_registry.c (OwnershipRegistry's safe point and
- * swap_pinned), _hot_wrap.c (session.wrap and session.jit calls); _hot_module.c makes the
+ * own files: _hot_registry.c (OwnershipRegistry's swap_pinned),
+ * _hot_wrap.c (session.wrap and session.jit calls); _hot_module.c makes the
  * module of them all (see _hot.h).
  *
  * Per call, the Python paths stay reachable: Session.run.__wrapped__ (the

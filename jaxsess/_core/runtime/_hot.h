@@ -7,9 +7,8 @@
  *   _hot.c            the plan-cache hit of Session.run and make_callable
  *                     (Session._hit, make_callable's runner, _run_entry in
  *                     _graph_session.py): HotRun, HotRunner, configure
- *   _hot_registry.c   OwnershipRegistry's safe point (safe_point, sweep) and
- *                     _swap_pinned (_resources.py): SafePoint, swap_pinned,
- *                     configure_registry
+ *   _hot_registry.c   OwnershipRegistry._swap_pinned (_resources.py):
+ *                     swap_pinned, configure_registry
  *   _hot_wrap.c       the `call` of BaseSession._wrap (_session.py): WrapCall
  *   _hot_common.c     the helpers and globals they share (below)
  *   _hot_module.c     PyInit__hot: the module, with what each file adds to it
@@ -41,6 +40,7 @@ extern PyObject *hot_nbytes_cache;  /* _resources._nbytes_cache: aval -> bytes (
 
 /* Interned attribute names more than one file uses. */
 extern PyObject *hot_s_acquire, *hot_s_closed, *hot_s_pending, *hot_s_raise_translated;
+extern PyObject *hot_s_dead, *hot_s_pressure, *hot_s_safe_point;
 
 /* Interns `text` into `var`, in an init function (returns -1 on failure). */
 #define HOT_INTERN(var, text)                                   \
@@ -54,6 +54,8 @@ PyObject *hot_as_tuple(PyObject *const *vals, Py_ssize_t n);
 PyObject *hot_take_exception(void);
 void hot_give_exception(PyObject *exc);
 int hot_adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, int by_buffer);
+int hot_configure_safe_points(PyObject *noop, PyObject *assist, PyObject *sweep, Py_ssize_t reap_at);
+int hot_safe_point_idle(PyObject *registry, PyObject *registry_dict, PyObject *pending, PyObject *dead);
 int hot_call_safe_point(PyObject *registry);
 int hot_lock_nowait(PyObject *reg, PyObject **lock);
 int hot_unlock(PyObject *lock, int result);
@@ -73,6 +75,12 @@ typedef struct {
     PyObject *rebuild;  /* HotRunner: the fetch structure's rebuild, NULL for one tensor */
     PyObject *dict;
     PyObject *weaklist; /* WrapCall only (the session keeps them in a WeakSet) */
+    PyObject *rdict;    /* WrapCall: the registry's instance dict (its attributes, read directly) */
+    PyObject *lock;     /* WrapCall: the registry's _lock when it was made, and its methods */
+    PyObject *acquire, *release, *locked;
+    /* WrapCall: the registry's containers, never rebound after its __init__ */
+    PyObject *owned, *dead, *died, *pending, *inflight;
+    PyObject *sdict;    /* WrapCall: the session's instance dict */
     Py_ssize_t n;       /* HotRunner: the number of feeds */
     int device;         /* HotRunner: device fetches */
     int by_buffer;

@@ -54,18 +54,15 @@ def configure(
     i_feeds: int,
 ) -> None: ...
 
-class SafePoint:
-    __wrapped__: Callable[[], None]
-    def __init__(self, registry: OwnershipRegistry, slow: Callable[[], None], kind: int) -> None: ...
-    def __call__(self) -> None: ...
-
 def configure_registry(
     *,
     nbytes_cache: dict[Any, int],
     nbytes_of_cache: dict[tuple[int, ...], tuple[tuple[Any, ...], tuple[int, ...], int]],
-    perf_counter: Callable[[], float],
-    max_age: float,
     concrete: set[type],
+    noop: Callable[[OwnershipRegistry], None],
+    assist: Callable[[OwnershipRegistry], None],
+    sweep: Callable[[OwnershipRegistry], None],
+    reap_at: int,
 ) -> None: ...
 def swap_pinned(registry: OwnershipRegistry, olds: Sequence[jax.Array], news: Sequence[jax.Array], /) -> bool: ...
 

@@ -12,6 +12,10 @@
 /* Set by configure_registry (_hot_registry.c). */
 PyObject *hot_concrete;          /* the registry's set of concrete jax.Array types */
 int hot_registry_configured;
+/* OwnershipRegistry's safe-point functions (_noop, _assist_at_safe_point,
+ * _sweep_at_safe_point) and _REAP_AT: what hot_call_safe_point may skip. */
+static PyObject *g_sp_noop, *g_sp_assist, *g_sp_sweep;
+static Py_ssize_t g_reap_at;
 
 /* Interned attribute names more than one file uses. */
 PyObject *hot_s_acquire;
@@ -19,7 +23,9 @@ PyObject *hot_s_closed;
 PyObject *hot_s_pending;
 PyObject *hot_s_raise_translated;
 
-static PyObject *s_adopt_outputs, *s_by_buffer, *s_lock, *s_reject_late, *s_release, *s_safe_point;
+PyObject *hot_s_dead, *hot_s_pressure, *hot_s_safe_point;
+
+static PyObject *s_adopt_outputs, *s_by_buffer, *s_lock, *s_reject_late, *s_release;
 
 /* -1: error; else whether getattr(obj, name) is true. */
 int
@@ -133,9 +139,69 @@ hot_adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n
 }
 
 int
+hot_configure_safe_points(PyObject *noop, PyObject *assist, PyObject *sweep, Py_ssize_t reap_at)
+{
+    Py_INCREF(noop);
+    Py_XSETREF(g_sp_noop, noop);
+    Py_INCREF(assist);
+    Py_XSETREF(g_sp_assist, assist);
+    Py_INCREF(sweep);
+    Py_XSETREF(g_sp_sweep, sweep);
+    g_reap_at = reap_at;
+    return 0;
+}
+
+/* Whether the safe point that `d` (the registry's instance dict) names has
+ * nothing to do now, decided as the Python safe points decide it: 1 (skip
+ * the call), 0 (call it: something pending, memory pressure, dead entries
+ * to prune under ON_SAFE_POINTS, or a safe point that is not the registry's
+ * own, such as a test's replacement), -1 (error). `pending` and `dead`: the
+ * registry's lists when the caller holds them, else NULL (read from `d`). */
+int
+hot_safe_point_idle(PyObject *reg, PyObject *d, PyObject *pending, PyObject *dead)
+{
+    if (g_sp_noop == NULL)
+        return 0;
+    PyObject *sp = PyDict_GetItemWithError(d, hot_s_safe_point); /* borrowed */
+    if (sp == NULL || !PyMethod_Check(sp) || PyMethod_GET_SELF(sp) != reg)
+        return PyErr_Occurred() ? -1 : 0;
+    PyObject *f = PyMethod_GET_FUNCTION(sp);
+    if (f == g_sp_noop)
+        return 1;
+    int sweep = f == g_sp_sweep;
+    if (!sweep && f != g_sp_assist)
+        return 0;
+    /* _assist_at_safe_point: `if self._pending: ...; if self._pressure: ...`;
+     * _sweep_at_safe_point: `if self._pending or self._pressure or len(self._dead) >= _REAP_AT: ...` */
+    if (pending == NULL)
+        pending = PyDict_GetItemWithError(d, hot_s_pending);
+    PyObject *pressure = pending == NULL ? NULL : PyDict_GetItemWithError(d, hot_s_pressure);
+    if (pressure == NULL || !PyList_CheckExact(pending))
+        return PyErr_Occurred() ? -1 : 0;
+    if (PyList_GET_SIZE(pending) != 0 || pressure != Py_False)
+        return 0;
+    if (sweep) {
+        if (dead == NULL)
+            dead = PyDict_GetItemWithError(d, hot_s_dead);
+        if (dead == NULL || !PyList_CheckExact(dead))
+            return PyErr_Occurred() ? -1 : 0;
+        return PyList_GET_SIZE(dead) < g_reap_at;
+    }
+    return 1;
+}
+
+/* registry.safe_point(), unless it has nothing to do (hot_safe_point_idle). */
+int
 hot_call_safe_point(PyObject *registry)
 {
-    PyObject *r = PyObject_CallMethodNoArgs(registry, s_safe_point);
+    PyObject *d = PyObject_GenericGetDict(registry, NULL);
+    if (d == NULL)
+        return -1;
+    int idle = hot_safe_point_idle(registry, d, NULL, NULL);
+    Py_DECREF(d);
+    if (idle != 0)
+        return idle < 0 ? -1 : 0;
+    PyObject *r = PyObject_CallMethodNoArgs(registry, hot_s_safe_point);
     if (r == NULL)
         return -1;
     Py_DECREF(r);
@@ -175,6 +241,17 @@ hot_wrapper_traverse(Wrapper *self, visitproc visit, void *arg)
     Py_VISIT(self->fits);
     Py_VISIT(self->rebuild);
     Py_VISIT(self->dict);
+    Py_VISIT(self->rdict);
+    Py_VISIT(self->lock);
+    Py_VISIT(self->acquire);
+    Py_VISIT(self->release);
+    Py_VISIT(self->locked);
+    Py_VISIT(self->owned);
+    Py_VISIT(self->dead);
+    Py_VISIT(self->died);
+    Py_VISIT(self->pending);
+    Py_VISIT(self->inflight);
+    Py_VISIT(self->sdict);
     return 0;
 }
 
@@ -189,6 +266,17 @@ hot_wrapper_clear(Wrapper *self)
     Py_CLEAR(self->fits);
     Py_CLEAR(self->rebuild);
     Py_CLEAR(self->dict);
+    Py_CLEAR(self->rdict);
+    Py_CLEAR(self->lock);
+    Py_CLEAR(self->acquire);
+    Py_CLEAR(self->release);
+    Py_CLEAR(self->locked);
+    Py_CLEAR(self->owned);
+    Py_CLEAR(self->dead);
+    Py_CLEAR(self->died);
+    Py_CLEAR(self->pending);
+    Py_CLEAR(self->inflight);
+    Py_CLEAR(self->sdict);
     return 0;
 }
 
@@ -261,6 +349,8 @@ hot_common_init(void)
     HOT_INTERN(s_lock, "_lock");
     HOT_INTERN(s_reject_late, "reject_late");
     HOT_INTERN(s_release, "release");
-    HOT_INTERN(s_safe_point, "safe_point");
+    HOT_INTERN(hot_s_safe_point, "safe_point");
+    HOT_INTERN(hot_s_dead, "_dead");
+    HOT_INTERN(hot_s_pressure, "_pressure");
     return 0;
 }

@@ -1,8 +1,9 @@
 /*
  * _hot_module.c: PyInit__hot, the extension module jaxsess._core.runtime._hot
  * made of the C twins of its files (see _hot.h): the plan-cache hit of
- * Session.run and make_callable (_hot.c), the ownership registry's safe
- * point and swap_pinned (_hot_registry.c), session.wrap's and session.jit's call of a fresh callable (_hot_wrap.c).
+ * Session.run and make_callable (_hot.c), the ownership registry's
+ * swap_pinned (_hot_registry.c), session.wrap's and session.jit's call of a
+ * fresh callable (_hot_wrap.c).
  * It twins no Python code itself.
  *
  * Why C: at about 20 us per call on a 2-core machine, the Python frames,
@@ -16,7 +17,8 @@ static struct PyModuleDef hot_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "jaxsess._core.runtime._hot",
     .m_doc = "C twins of jaxsess's per-call paths: the cache hit of Session.run and make_callable (_hot.c), "
-             "the ownership registry's safe point and swap_pinned (_hot_registry.c), session.wrap's and session.jit's fresh call (_hot_wrap.c).",
+             "the ownership registry's swap_pinned (_hot_registry.c), session.wrap's and session.jit's fresh call "
+             "(_hot_wrap.c).",
     .m_size = -1,
 };
 

@@ -13,11 +13,73 @@
  * is not a concrete jax.Array, an aval not in the size cache, a busy lock,
  * and the registries of ON_SESSION_CLOSE (their strong holding; _session.py
  * makes no WrapCall for them).
+ *
+ * What a call costs on top of the jitted call is kept to C operations: the
+ * registry's attributes are read and written in its instance dict (held
+ * since the WrapCall was made), its lock's methods and its containers
+ * (_owned, _dead, _died, _pending, inflight: never rebound) are bound once,
+ * the safe point is called only when it has something to do
+ * (hot_safe_point_idle), and the leaves of an output made of exact dicts,
+ * lists, tuples and None are collected directly (the same leaves as
+ * jax.tree_util.tree_leaves, whose order ownership does not depend on);
+ * any other pytree is flattened by jax.tree_util.tree_leaves.
  */
 #include "_hot.h"
 
-static PyObject *s_inflight, *s_died, *s_dead, *s_owned, *s_reap, *s_allocated, *s_live_bytes, *s_peak_bytes;
-static PyObject *s_freed, *s_collect_at, *s_pressure, *s_wake, *s_set, *s_aval, *s_own_fresh;
+static PyObject *s_inflight, *s_died, *s_owned, *s_allocated, *s_live_bytes, *s_peak_bytes, *s_freed;
+static PyObject *s_collect_at, *s_wake, *s_set, *s_aval, *s_own_fresh, *s_lock, *s_release, *s_locked;
+
+#define MAX_DEPTH 64 /* deeper outputs: jax.tree_util.tree_leaves */
+
+/* The last type found in the registry's set of concrete array types (which
+ * only grows; a strong reference): a call's leaves are mostly of one type,
+ * found without a set lookup. */
+static PyTypeObject *g_last_concrete;
+
+/* 1: `tp` is a concrete jax.Array type; 0: not; -1: error. */
+static inline int
+is_concrete_type(PyTypeObject *tp)
+{
+    if (tp == g_last_concrete)
+        return 1;
+    int c = PySet_Contains(hot_concrete, (PyObject *)tp);
+    if (c > 0) {
+        Py_INCREF(tp);
+        Py_XSETREF(g_last_concrete, tp);
+    }
+    return c;
+}
+
+/* d[name], borrowed; NULL with an error set when it is missing. */
+static PyObject *
+dget(PyObject *d, PyObject *name)
+{
+    PyObject *v = PyDict_GetItemWithError(d, name);
+    if (v == NULL && !PyErr_Occurred())
+        PyErr_SetObject(PyExc_AttributeError, name);
+    return v;
+}
+
+static int
+dget_ll(PyObject *d, PyObject *name, long long *out)
+{
+    PyObject *v = dget(d, name);
+    if (v == NULL)
+        return -1;
+    *out = PyLong_AsLongLong(v);
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static int
+dset_ll(PyObject *d, PyObject *name, long long value)
+{
+    PyObject *v = PyLong_FromLongLong(value);
+    if (v == NULL)
+        return -1;
+    int r = PyDict_SetItem(d, name, v);
+    Py_DECREF(v);
+    return r;
+}
 
 /* Removes the last occurrence of `me` from `inflight` (list.remove of a
  * multiset: which one does not matter), keeping any exception set. */
@@ -57,59 +119,63 @@ own_python(PyObject *reg, PyObject *out, PyObject *producer)
     return 0;
 }
 
-/* obj.name += delta (a Python int); 0, or -1 with an error set. Stores the
- * new value in *now when now is not NULL. */
+/* Appends the leaves of `tree` to `acc` when it is made of exact dicts,
+ * lists and tuples, None and concrete arrays: 1 done, 0 not such a tree
+ * (acc partly filled), -1 error. No Python code runs (acc's growth
+ * allocates no tracked object), so `tree` cannot change meanwhile. */
 static int
-add_ll(PyObject *obj, PyObject *name, long long delta, long long *now)
+collect_leaves(PyObject *tree, PyObject *acc, int depth)
 {
-    PyObject *v = PyObject_GetAttr(obj, name);
-    if (v == NULL)
-        return -1;
-    long long x = PyLong_AsLongLong(v);
-    Py_DECREF(v);
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    x += delta;
-    if (now != NULL)
-        *now = x;
-    PyObject *n = PyLong_FromLongLong(x);
-    if (n == NULL)
-        return -1;
-    int r = PyObject_SetAttr(obj, name, n);
-    Py_DECREF(n);
-    return r;
+    PyTypeObject *tp = Py_TYPE(tree);
+    if (tp == &PyTuple_Type || tp == &PyList_Type) {
+        if (depth >= MAX_DEPTH)
+            return 0;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(tree); i++) {
+            int r = collect_leaves(PySequence_Fast_ITEMS(tree)[i], acc, depth + 1);
+            if (r <= 0)
+                return r;
+        }
+        return 1;
+    }
+    if (tp == &PyDict_Type) {
+        if (depth >= MAX_DEPTH)
+            return 0;
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(tree, &pos, &key, &value)) {
+            int r = collect_leaves(value, acc, depth + 1);
+            if (r <= 0)
+                return r;
+        }
+        return 1;
+    }
+    if (tree == Py_None) /* a pytree node without children */
+        return 1;
+    int c = is_concrete_type(tp);
+    if (c <= 0)
+        return c;
+    return PyList_Append(acc, tree) < 0 ? -1 : 1;
 }
 
+/* The registry's counters (SessionStats' allocated, freed, live and peak bytes). */
+typedef struct {
+    long long allocated, freed, live, peak;
+} Counts;
+
 /* Caller holds the lock: OwnershipRegistry._reap, inlined (the entries of
- * arrays that died dropped and counted freed, the budget's pressure lifted
- * once live bytes are back under it). */
+ * arrays that died dropped and counted freed); 1 when something was reaped. */
 static int
-reap_locked(PyObject *reg, PyObject *owned)
+reap_locked(PyObject *dead, PyObject *owned, Counts *c)
 {
-    PyObject *dead = PyObject_GetAttr(reg, s_dead);
-    if (dead == NULL)
-        return -1;
-    if (!PyList_CheckExact(dead)) {
-        Py_DECREF(dead);
-        PyObject *r = PyObject_CallMethodNoArgs(reg, s_reap);
-        Py_XDECREF(r);
-        return r == NULL ? -1 : 0;
-    }
     Py_ssize_t nd = PyList_GET_SIZE(dead);
-    if (nd == 0) {
-        Py_DECREF(dead);
+    if (nd == 0)
         return 0;
-    }
-    PyObject *batch = PyList_GetSlice(dead, 0, nd);
-    int rc = batch == NULL ? -1 : PyList_SetSlice(dead, 0, nd, NULL);
-    Py_DECREF(dead);
-    if (rc < 0) {
-        Py_XDECREF(batch);
-        return -1;
-    }
+    /* The first nd refs, read in place (the list holds them; what runs below
+     * is dict work on int keys, which runs no Python code), then dropped. */
     long long freed = 0, bytes = 0;
+    int rc;
     for (Py_ssize_t i = 0; i < nd; i++) {
-        PyObject *key = PyLong_FromVoidPtr(PyList_GET_ITEM(batch, i));
+        PyObject *key = PyLong_FromVoidPtr(PyList_GET_ITEM(dead, i));
         if (key == NULL)
             goto fail;
         PyObject *entry = PyDict_GetItemWithError(owned, key); /* borrowed */
@@ -132,147 +198,153 @@ reap_locked(PyObject *reg, PyObject *owned)
         freed++;
         bytes += nb;
     }
-    Py_DECREF(batch);
-    if (freed == 0)
-        return 0;
-    long long live;
-    if (add_ll(reg, s_live_bytes, -bytes, &live) < 0 || add_ll(reg, s_freed, freed, NULL) < 0)
+    if (PyList_SetSlice(dead, 0, nd, NULL) < 0)
         return -1;
-    int pressure = hot_attr_true(reg, s_pressure);
-    if (pressure <= 0)
-        return pressure;
-    PyObject *collect_at = PyObject_GetAttr(reg, s_collect_at);
-    if (collect_at == NULL)
-        return -1;
-    if (collect_at == Py_None) {
-        Py_DECREF(collect_at);
-        return 0;
-    }
-    long long at = PyLong_AsLongLong(collect_at);
-    Py_DECREF(collect_at);
-    if (at == -1 && PyErr_Occurred())
-        return -1;
-    return live <= at ? PyObject_SetAttr(reg, s_pressure, Py_False) : 0;
+    c->live -= bytes;
+    c->freed += freed;
+    return freed != 0;
 fail:
-    Py_DECREF(batch);
+    PyList_SetSlice(dead, 0, nd, NULL); /* (an error is set) the batch is dropped, as _reap drops it */
     return -1;
 }
 
-/* Caller holds the lock: enters `leaves` (concrete arrays; refs and sizes
- * made) as _insert does, after _reap when arrays died. */
+/* Caller holds the lock: enters refs[0..n) (the weak references of concrete
+ * arrays, their sizes in sizes[0..n)) as own_one/_own do: _reap first when
+ * arrays died, then _insert, with _reap's and _insert's budget pressure. */
 static int
-enter_locked(PyObject *reg, PyObject *refs, PyObject *sizes, long long total, PyObject *producer)
+enter_locked(Wrapper *self, PyObject **refs, PyObject **sizes, Py_ssize_t n, long long total, PyObject *producer)
 {
-    PyObject *owned = PyObject_GetAttr(reg, s_owned);
-    if (owned == NULL)
+    PyObject *d = self->rdict, *owned = self->owned, *dead = self->dead;
+    Counts c, c0;
+    if (dget_ll(d, s_allocated, &c.allocated) < 0 || dget_ll(d, s_freed, &c.freed) < 0
+        || dget_ll(d, s_live_bytes, &c.live) < 0)
         return -1;
-    if (!PyDict_Check(owned)) {
-        Py_DECREF(owned);
-        PyErr_SetString(PyExc_TypeError, "jaxsess._core.runtime._hot: the registry's _owned is not a dict");
+    c.peak = -1; /* read below only when live bytes grow: the peak is never under them */
+    PyObject *collect_at = dget(d, s_collect_at);
+    if (collect_at == NULL)
         return -1;
-    }
-    if (reap_locked(reg, owned) < 0) {
-        Py_DECREF(owned);
+    long long at = 0;
+    if (collect_at != Py_None && (at = PyLong_AsLongLong(collect_at)) == -1 && PyErr_Occurred())
         return -1;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(refs);
+    c0 = c;
+    int reaped = reap_locked(dead, owned, &c);
+    if (reaped < 0)
+        return -1;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *r = PyList_GET_ITEM(refs, i);
+        PyObject *r = refs[i];
         PyObject *key = PyLong_FromVoidPtr(r);
-        PyObject *entry = key == NULL ? NULL : PyTuple_Pack(3, r, PyList_GET_ITEM(sizes, i), producer);
+        PyObject *entry = key == NULL ? NULL : PyTuple_Pack(3, r, sizes[i], producer);
         int rc = entry == NULL ? -1 : PyDict_SetItem(owned, key, entry);
         Py_XDECREF(key);
         Py_XDECREF(entry);
-        if (rc < 0) {
-            Py_DECREF(owned);
-            return -1;
-        }
-    }
-    Py_DECREF(owned);
-    long long live, peak;
-    if (add_ll(reg, s_allocated, n, NULL) < 0 || add_ll(reg, s_live_bytes, total, &live) < 0
-        || add_ll(reg, s_peak_bytes, 0, &peak) < 0)
-        return -1;
-    if (live > peak) {
-        PyObject *v = PyLong_FromLongLong(live);
-        int rc = v == NULL ? -1 : PyObject_SetAttr(reg, s_peak_bytes, v);
-        Py_XDECREF(v);
         if (rc < 0)
             return -1;
     }
-    PyObject *collect_at = PyObject_GetAttr(reg, s_collect_at);
-    if (collect_at == NULL)
-        return -1;
-    if (collect_at != Py_None) {
-        long long at = PyLong_AsLongLong(collect_at);
-        Py_DECREF(collect_at);
-        if (at == -1 && PyErr_Occurred())
+    /* _reap's pressure first: lifted once live bytes are back under the budget */
+    int pressure = -1;
+    if (reaped && collect_at != Py_None && c.live <= at) {
+        PyObject *p = dget(d, hot_s_pressure);
+        if (p == NULL)
             return -1;
-        if (live > at) {
-            int pressure = hot_attr_true(reg, s_pressure);
-            if (pressure < 0)
+        if ((pressure = PyObject_IsTrue(p)) < 0)
+            return -1;
+        if (pressure) {
+            if (PyDict_SetItem(d, hot_s_pressure, Py_False) < 0)
                 return -1;
-            if (!pressure) {
-                if (PyObject_SetAttr(reg, s_pressure, Py_True) < 0)
-                    return -1;
-                PyObject *wake = PyObject_GetAttr(reg, s_wake);
-                PyObject *r = wake == NULL ? NULL : PyObject_CallMethodNoArgs(wake, s_set);
-                Py_XDECREF(wake);
-                if (r == NULL)
-                    return -1;
-                Py_DECREF(r);
-            }
+            pressure = 0;
         }
-    } else {
-        Py_DECREF(collect_at);
+    }
+    c.allocated += n;
+    c.live += total;
+    if (c.live > c0.live) {
+        if (dget_ll(d, s_peak_bytes, &c.peak) < 0)
+            return -1;
+        c0.peak = c.peak;
+        if (c.live > c.peak)
+            c.peak = c.live;
+    }
+    if (dset_ll(d, s_allocated, c.allocated) < 0 || (c.live != c0.live && dset_ll(d, s_live_bytes, c.live) < 0)
+        || (c.peak != c0.peak && dset_ll(d, s_peak_bytes, c.peak) < 0)
+        || (c.freed != c0.freed && dset_ll(d, s_freed, c.freed) < 0))
+        return -1;
+    if (collect_at != Py_None && c.live > at) { /* _insert's: the budget exceeded wakes the cleaner */
+        if (pressure < 0) {
+            PyObject *p = dget(d, hot_s_pressure);
+            if (p == NULL || (pressure = PyObject_IsTrue(p)) < 0)
+                return -1;
+        }
+        if (!pressure) {
+            if (PyDict_SetItem(d, hot_s_pressure, Py_True) < 0)
+                return -1;
+            PyObject *wake = dget(d, s_wake);
+            PyObject *r = wake == NULL ? NULL : PyObject_CallMethodNoArgs(wake, s_set);
+            if (r == NULL)
+                return -1;
+            Py_DECREF(r);
+        }
     }
     return 0;
 }
+
+#define STACK_LEAVES 32 /* more leaves: their refs and sizes on the heap */
 
 /* own_one(out) / own_fresh(out) of a fresh call's outputs; 0, or -1 with an error set. */
 static int
 own_outputs(Wrapper *self, PyObject *out)
 {
-    PyObject *reg = self->registry, *producer = self->spec;
-    PyObject *leaves;
-    int one = PySet_Contains(hot_concrete, (PyObject *)Py_TYPE(out));
-    if (one < 0)
+    PyObject *reg = self->registry, *producer = self->spec, *d = self->rdict;
+    PyObject *leaves = NULL, *const *items;
+    Py_ssize_t n;
+    int c = is_concrete_type(Py_TYPE(out));
+    if (c < 0)
         return -1;
-    if (one) {
-        leaves = PyList_New(1);
-        if (leaves == NULL)
-            return -1;
-        Py_INCREF(out);
-        PyList_SET_ITEM(leaves, 0, out);
+    if (c) { /* one array: own_one */
+        items = &out;
+        n = 1;
     } else {
-        leaves = PyObject_CallOneArg(self->fits, out); /* jax.tree_util.tree_leaves */
-        if (leaves == NULL)
+        if ((leaves = PyList_New(0)) == NULL)
             return -1;
-        if (!PyList_CheckExact(leaves)) {
+        int got = collect_leaves(out, leaves, 0);
+        if (got < 0) {
             Py_DECREF(leaves);
-            return own_python(reg, out, producer);
+            return -1;
+        }
+        if (got == 0) { /* another pytree: jax flattens it, and every leaf must be concrete */
+            Py_SETREF(leaves, PyObject_CallOneArg(self->fits, out)); /* jax.tree_util.tree_leaves */
+            if (leaves == NULL)
+                return -1;
+            if (!PyList_CheckExact(leaves)) {
+                Py_DECREF(leaves);
+                return own_python(reg, out, producer);
+            }
+            for (Py_ssize_t i = 0; i < PyList_GET_SIZE(leaves); i++) {
+                c = is_concrete_type(Py_TYPE(PyList_GET_ITEM(leaves, i)));
+                if (c <= 0) {
+                    Py_DECREF(leaves);
+                    return c < 0 ? -1 : own_python(reg, out, producer);
+                }
+            }
+        }
+        n = PyList_GET_SIZE(leaves);
+        items = ((PyListObject *)leaves)->ob_item; /* nothing changes the list below: it is ours */
+        if (n == 0) {
+            Py_DECREF(leaves);
+            return 0;
         }
     }
-    Py_ssize_t n = PyList_GET_SIZE(leaves);
-    if (n == 0) {
-        Py_DECREF(leaves);
-        return 0;
+    PyObject *stack[2 * STACK_LEAVES];
+    PyObject **refs = n <= STACK_LEAVES ? stack : PyMem_Calloc((size_t)(2 * n), sizeof(PyObject *));
+    if (refs == NULL) {
+        Py_XDECREF(leaves);
+        PyErr_NoMemory();
+        return -1;
     }
-    PyObject *refs = NULL, *sizes = NULL, *died = NULL, *lock = NULL;
+    PyObject **sizes = refs + n, *died = NULL;
+    Py_ssize_t held = 0, made = 0; /* sizes[0..held) and refs[0..made) hold references */
     int rc = -1;
     long long total = 0;
-    for (Py_ssize_t i = 0; i < n; i++) { /* every leaf concrete, every size cached: else the Python path */
-        PyObject *leaf = PyList_GET_ITEM(leaves, i);
-        int c = PySet_Contains(hot_concrete, (PyObject *)Py_TYPE(leaf));
-        if (c <= 0) {
-            rc = c < 0 ? -1 : own_python(reg, out, producer);
-            goto done;
-        }
-    }
-    if ((sizes = PyList_New(n)) == NULL || (refs = PyList_New(n)) == NULL)
-        goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *aval = PyObject_GetAttr(PyList_GET_ITEM(leaves, i), s_aval);
+        PyObject *aval = PyObject_GetAttr(items[i], s_aval);
         if (aval == NULL)
             goto done;
         PyObject *nb = PyDict_GetItemWithError(hot_nbytes_cache, aval); /* borrowed */
@@ -286,38 +358,55 @@ own_outputs(Wrapper *self, PyObject *out)
             goto done;
         total += v;
         Py_INCREF(nb);
-        PyList_SET_ITEM(sizes, i, nb);
+        sizes[held++] = nb;
     }
-    if ((died = PyObject_GetAttr(reg, s_died)) == NULL)
-        goto done;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *r = PyWeakref_NewRef(PyList_GET_ITEM(leaves, i), died);
-        if (r == NULL)
+    died = self->died;
+    Py_INCREF(died);
+    for (; made < n; made++)
+        if ((refs[made] = PyWeakref_NewRef(items[made], died)) == NULL)
             goto done;
-        PyList_SET_ITEM(refs, i, r);
-    }
-    int got = hot_lock_nowait(reg, &lock);
-    if (got < 0)
+    /* the registry's lock: held by another thread, the Python code waits for
+     * it; else taken (lock.acquire() without arguments, which costs a
+     * fraction of acquire(False)'s argument parsing: it does not wait unless
+     * a thread blocked in acquire took it meanwhile, and then waits as the
+     * Python code would) */
+    PyObject *t = PyObject_CallNoArgs(self->locked);
+    int busy = t == NULL ? -1 : PyObject_IsTrue(t);
+    Py_XDECREF(t);
+    if (busy != 0) {
+        rc = busy < 0 ? -1 : own_python(reg, out, producer);
         goto done;
-    if (got == 0) { /* busy: the Python code waits for it */
-        rc = own_python(reg, out, producer);
+    }
+    if ((t = PyObject_CallNoArgs(self->acquire)) == NULL)
+        goto done;
+    Py_DECREF(t);
+    PyObject *closed = PyDict_GetItemWithError(d, hot_s_closed);
+    if (closed == Py_False)
+        rc = enter_locked(self, refs, sizes, n, total, producer);
+    PyObject *exc = hot_take_exception();
+    PyObject *r = PyObject_CallNoArgs(self->release);
+    if (r == NULL) {
+        Py_XDECREF(exc);
+        rc = -1;
         goto done;
     }
-    int closed = hot_attr_true(reg, hot_s_closed);
-    if (closed != 0) {
-        rc = hot_unlock(lock, -1);
-        lock = NULL;
-        if (closed > 0) /* raced close(): the Python code deletes them and raises */
+    Py_DECREF(r);
+    hot_give_exception(exc);
+    if (closed != Py_False) {
+        if (closed == NULL && PyErr_Occurred())
+            rc = -1;
+        else /* closed, or raced close(): the Python code deletes them and raises */
             rc = own_python(reg, out, producer);
-        goto done;
     }
-    rc = hot_unlock(lock, enter_locked(reg, refs, sizes, total, producer));
-    lock = NULL;
 done:
+    for (Py_ssize_t i = 0; i < made; i++)
+        Py_DECREF(refs[i]);
+    for (Py_ssize_t i = 0; i < held; i++)
+        Py_DECREF(sizes[i]);
+    if (refs != stack)
+        PyMem_Free(refs);
     Py_XDECREF(died);
-    Py_XDECREF(refs);
-    Py_XDECREF(sizes);
-    Py_DECREF(leaves);
+    Py_XDECREF(leaves);
     return rc;
 }
 
@@ -328,13 +417,8 @@ wrapcall_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject
     Py_ssize_t n = PyVectorcall_NARGS(nargsf);
     if (!hot_registry_configured || hot_nbytes_cache == NULL || (kwnames != NULL && PyTuple_GET_SIZE(kwnames) != 0))
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
-    PyObject *inflight = PyObject_GetAttr(self->registry, s_inflight);
-    if (inflight == NULL)
-        return NULL;
-    if (!PyList_CheckExact(inflight)) {
-        Py_DECREF(inflight);
-        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
-    }
+    PyObject *d = self->rdict, *inflight = self->inflight;
+    Py_INCREF(inflight);
     PyObject *me = PyLong_FromUnsignedLong(PyThread_get_thread_ident()); /* threading.get_ident() */
     if (me == NULL || PyList_Append(inflight, me) < 0) { /* close() waits for this call: its inputs stay valid */
         Py_XDECREF(me);
@@ -342,16 +426,31 @@ wrapcall_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject
         return NULL;
     }
     PyObject *out = NULL;
-    int closed = hot_attr_true(self->session, hot_s_closed);
-    if (closed == 0)
-        closed = hot_attr_true(self->registry, hot_s_closed);
+    int closed;
+    if (self->sdict != NULL) {
+        PyObject *c = PyDict_GetItemWithError(self->sdict, hot_s_closed);
+        closed = c == NULL ? (PyErr_Occurred() ? -1 : hot_attr_true(self->session, hot_s_closed)) : PyObject_IsTrue(c);
+    } else {
+        closed = hot_attr_true(self->session, hot_s_closed);
+    }
+    if (closed == 0) {
+        PyObject *c = PyDict_GetItemWithError(d, hot_s_closed);
+        closed = c == NULL ? (PyErr_Occurred() ? -1 : 1) : PyObject_IsTrue(c);
+    }
     if (closed != 0) {
         if (leave_inflight(inflight, me) == 0 && closed > 0)
             out = PyObject_Vectorcall(self->slow, args, nargsf, kwnames); /* it raises the closed error */
         goto done;
     }
-    if (hot_call_safe_point(self->registry) < 0)
+    int idle = hot_safe_point_idle(self->registry, d, self->pending, self->dead);
+    if (idle < 0)
         goto leave;
+    if (!idle) {
+        PyObject *r = PyObject_CallMethodNoArgs(self->registry, hot_s_safe_point);
+        if (r == NULL)
+            goto leave;
+        Py_DECREF(r);
+    }
     out = PyObject_Vectorcall(self->fn, args, (size_t)n, NULL);
     if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_Exception)) {
@@ -389,13 +488,60 @@ wrapcall_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_TypeError, "WrapCall: slow, fn and tree_leaves must be callables");
         return NULL;
     }
-    Wrapper *self = hot_wrapper_new(type, wrapcall_vectorcall, slow, session, registry, fn, 0);
-    if (self == NULL)
+    PyObject *rdict = PyObject_GenericGetDict(registry, NULL);
+    if (rdict == NULL)
         return NULL;
+    /* The registry's lock and containers, bound once: OwnershipRegistry never
+     * rebinds them after __init__ (its comments say so). */
+    PyObject *lock = PyDict_GetItemWithError(rdict, s_lock); /* borrowed, as the four below */
+    PyObject *owned = lock == NULL ? NULL : PyDict_GetItemWithError(rdict, s_owned);
+    PyObject *dead = owned == NULL ? NULL : PyDict_GetItemWithError(rdict, hot_s_dead);
+    PyObject *died = dead == NULL ? NULL : PyDict_GetItemWithError(rdict, s_died);
+    PyObject *pending = died == NULL ? NULL : PyDict_GetItemWithError(rdict, hot_s_pending);
+    PyObject *inflight = pending == NULL ? NULL : PyDict_GetItemWithError(rdict, s_inflight);
+    if (inflight == NULL || !PyDict_CheckExact(owned) || !PyList_CheckExact(dead) || !PyList_CheckExact(pending)
+        || !PyList_CheckExact(inflight)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "WrapCall: the registry lacks _lock, _owned, _dead, _died, _pending or "
+                                             "inflight, or they are not a dict and lists");
+        Py_DECREF(rdict);
+        return NULL;
+    }
+    PyObject *acquire = PyObject_GetAttr(lock, hot_s_acquire);
+    PyObject *release = acquire == NULL ? NULL : PyObject_GetAttr(lock, s_release);
+    PyObject *locked = release == NULL ? NULL : PyObject_GetAttr(lock, s_locked);
+    Wrapper *self = locked == NULL ? NULL
+                                   : hot_wrapper_new(type, wrapcall_vectorcall, slow, session, registry, fn, 0);
+    if (self == NULL) {
+        Py_DECREF(rdict);
+        Py_XDECREF(acquire);
+        Py_XDECREF(release);
+        Py_XDECREF(locked);
+        return NULL;
+    }
     Py_INCREF(producer);
     self->spec = producer;
     Py_INCREF(tree_leaves);
     self->fits = tree_leaves;
+    self->rdict = rdict;
+    Py_INCREF(lock);
+    self->lock = lock;
+    self->acquire = acquire;
+    self->release = release;
+    self->locked = locked;
+    Py_INCREF(owned);
+    self->owned = owned;
+    Py_INCREF(dead);
+    self->dead = dead;
+    Py_INCREF(died);
+    self->died = died;
+    Py_INCREF(pending);
+    self->pending = pending;
+    Py_INCREF(inflight);
+    self->inflight = inflight;
+    self->sdict = PyObject_GenericGetDict(session, NULL); /* NULL (no __dict__): getattr */
+    if (self->sdict == NULL)
+        PyErr_Clear();
     return (PyObject *)self;
 }
 
@@ -472,16 +618,16 @@ hot_wrap_init(PyObject *module)
 {
     HOT_INTERN(s_inflight, "inflight");
     HOT_INTERN(s_died, "_died");
-    HOT_INTERN(s_dead, "_dead");
     HOT_INTERN(s_owned, "_owned");
-    HOT_INTERN(s_reap, "_reap");
     HOT_INTERN(s_allocated, "_allocated");
     HOT_INTERN(s_live_bytes, "_live_bytes");
     HOT_INTERN(s_peak_bytes, "_peak_bytes");
     HOT_INTERN(s_freed, "_freed");
     HOT_INTERN(s_collect_at, "_collect_at");
-    HOT_INTERN(s_pressure, "_pressure");
     HOT_INTERN(s_wake, "_wake");
+    HOT_INTERN(s_lock, "_lock");
+    HOT_INTERN(s_release, "release");
+    HOT_INTERN(s_locked, "locked");
     HOT_INTERN(s_set, "set");
     HOT_INTERN(s_aval, "aval");
     HOT_INTERN(s_own_fresh, "own_fresh");

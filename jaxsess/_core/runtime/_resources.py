@@ -365,9 +365,6 @@ _POLL_INTERVAL_S = 0.005  # cleaner poll while the session owns arrays
 _IDLE_INTERVAL_S = 0.05  # ... while it owns none
 _DONATION_SCAN_S = 0.05  # cleaner: look for arrays deleted by donation at most this often
 _REAP_AT = 256  # ON_SAFE_POINTS: prune dead bookkeeping at a safe point once this many died
-# The C extension's SafePoint (_hot_registry.c, the refcount sweep's twin) is
-# configured with this age but no longer used: ownership is by weak reference.
-_SAFE_POINT_MAX_AGE_S = 0.01
 _EXIT_WAIT_S = 60.0  # at interpreter exit: the longest wait for closes still freeing
 _PINNED = "variables"  # the producer of pinned state in the breakdown
 
@@ -397,14 +394,6 @@ def _finish_closes_at_exit() -> None:
 atexit.register(_finish_closes_at_exit)
 
 _c_swap_pinned = None if _c_hot is None else _c_hot.swap_pinned
-if _c_hot is not None:
-    _c_hot.configure_registry(
-        nbytes_cache=_nbytes_cache,
-        nbytes_of_cache=_nbytes_of_cache,
-        perf_counter=time.perf_counter,
-        max_age=_SAFE_POINT_MAX_AGE_S,
-        concrete=_concrete_types,
-    )
 
 # An owned array's entry: (weak reference, size in bytes, producer).
 _Entry = tuple[Any, int, str]
@@ -449,6 +438,9 @@ class OwnershipRegistry:
         name: str = "session",
     ) -> None:
         self.strategy = strategy
+        # _lock, _pending, _owned, _dead, _died and inflight are never rebound
+        # after __init__ (cleared or mutated in place): the C twin of
+        # session.wrap's call (_hot_wrap.c) binds them once.
         self._lock = threading.Lock()
         self._pending: list[Any] = []  # adopted by the C hot path, not yet entered (strong refs)
         # ON_SESSION_CLOSE: (arrays, producer) of calls not yet entered (strong refs).
@@ -1354,6 +1346,21 @@ class OwnershipRegistry:
         with self._lock:
             self._enter_pending()
             return [a for a, _, _ in self._alive()]
+
+
+if _c_hot is not None:
+    # The C code calls a registry's own safe point only when it has something
+    # to do, deciding as _noop, _assist_at_safe_point and _sweep_at_safe_point
+    # do (_hot_common.c: hot_safe_point_idle); a replaced safe point is always called.
+    _c_hot.configure_registry(
+        nbytes_cache=_nbytes_cache,
+        nbytes_of_cache=_nbytes_of_cache,
+        concrete=_concrete_types,
+        noop=OwnershipRegistry._noop,
+        assist=OwnershipRegistry._assist_at_safe_point,
+        sweep=OwnershipRegistry._sweep_at_safe_point,
+        reap_at=_REAP_AT,
+    )
 
 
 def _unowned_aliases(owned: list[Any]) -> dict[int, list[Any]]:

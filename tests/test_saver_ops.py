@@ -222,3 +222,22 @@ def test_merge_v2_checkpoints_merges_shards_and_deletes_old_dirs(tmp_path: Path)
     np.testing.assert_array_equal(r.get_tensor("x"), [1.0])
     np.testing.assert_array_equal(r.get_tensor("y"), [2, 3])
 
+
+def test_runs_needing_no_saver_op_take_the_plan_cache_path():
+    """The saver sub-graph makes the graph a host graph (string tensors); runs that need none of its
+    ops are remembered as such and then skip the host pass, while the restore op still runs each time."""
+    meta = _meta(TRAIN_PREFIX + ".meta")
+    sd = meta.saver_def
+    want = BundleReader(TRAIN_PREFIX).get_tensor("conv1/bias")
+    with tf.Graph().as_default() as g:
+        tf.train.import_meta_graph(meta)
+        bias = g.get_tensor_by_name("conv1/bias/Read/ReadVariableOp:0")
+        zero = g.get_operation_by_name("conv1/bias/Assign")  # the initializer: zeros
+        with tf.Session() as s:
+            for _ in range(2):
+                s.run(zero)
+                assert not np.array_equal(s.run(bias), want)
+                s.run(sd.restore_op_name, {sd.filename_tensor_name: TRAIN_PREFIX})
+                np.testing.assert_array_equal(s.run(bias), want)
+            assert ((bias,), ()) in s._no_host_keys
+            assert not any(g.get_operation_by_name(sd.restore_op_name) in k[0] for k in s._no_host_keys)

@@ -82,6 +82,24 @@ def test_save_tensor_of_a_tf_meta_graph_writes_a_tf_bundle(tmp_path: Path):
     _assert_checkpoint_values({k: source.get_tensor(k) for k in source.keys()}, BundleReader(out))
 
 
+def test_imported_saver_names_tfs_saver_sub_graph():
+    with tf.Graph().as_default():
+        saver = tf.train.import_meta_graph(TRAIN_PREFIX + ".meta")
+        assert saver.saver_def.restore_op_name == "save/restore_all"
+        assert saver.as_saver_def().filename_tensor_name == "save/Const:0"
+    with tf.Graph().as_default() as g:
+        saver = tf.train.import_meta_graph(TRAIN_PREFIX + ".meta", import_scope="m")
+        sd = saver.saver_def
+        assert (sd.restore_op_name, sd.save_tensor_name) == ("m/save/restore_all", "m/save/control_dependency:0")
+        with tf.Session() as s:
+            s.run(sd.restore_op_name, {sd.filename_tensor_name: TRAIN_PREFIX})
+            np.testing.assert_array_equal(s.run(g.get_tensor_by_name("m/conv1/bias/Read/ReadVariableOp:0")),
+                                          BundleReader(TRAIN_PREFIX).get_tensor("conv1/bias"))
+    with tf.Graph().as_default():
+        tf.Variable(1.0, name="v")
+        assert tf.train.Saver().saver_def.restore_op_name == ""  # jaxsess's own: no graph nodes
+
+
 def test_saver_restore_path_is_unchanged():
     """Not fetched, the saver ops do not run: ``Saver.restore`` (jaxsess's own) is unchanged."""
     with tf.Graph().as_default():

@@ -259,3 +259,22 @@ def test_runs_needing_no_saver_op_take_the_plan_cache_path():
                 np.testing.assert_array_equal(s.run(bias), want)
             assert ((bias,), ()) in s._no_host_keys
             assert not any(g.get_operation_by_name(sd.restore_op_name) in k[0] for k in s._no_host_keys)
+
+
+def test_training_goes_on_after_tfs_restore_op_with_tfs_losses():
+    """The tutorial's resume, with TF's restore op instead of ``Saver.restore``: the losses of two
+    steps of the graph's own ``train_op`` are TF's (``tf1_train.npz``, recorded by real TF)."""
+    gold = np.load(MODELS / "tf1_train.npz")
+    meta = _meta(TRAIN_PREFIX + ".meta")
+    sd = meta.saver_def
+    with tf.Graph().as_default() as g:
+        tf.train.import_meta_graph(meta)
+        loss = g.get_tensor_by_name("loss:0")
+        train_op = tf.get_collection("train_op")[0]
+        feed = {"x:0": gold["x"], "y:0": gold["y"]}
+        with tf.Session() as s:
+            s.run(tf.global_variables_initializer())
+            s.run(sd.restore_op_name, {sd.filename_tensor_name: TRAIN_PREFIX})
+            losses = [s.run([loss, train_op], feed)[0] for _ in range(2)]
+            losses.append(s.run(loss, feed))
+    np.testing.assert_allclose(np.array(losses, np.float32), gold["losses"], rtol=1e-4)

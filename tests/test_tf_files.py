@@ -25,6 +25,7 @@ from tensorboard.compat.proto import meta_graph_pb2
 
 import jaxsess as tf
 from jaxsess import errors
+from jaxsess._core import _tfproto
 from jaxsess._core.graph._graph_def import read_graph_def
 
 FIXTURES = Path(__file__).parent / "fixtures" / "tf"
@@ -369,6 +370,30 @@ def test_random_initializers_round_trip_through_tf_ops(tmp_path: Path) -> None:
     assert set(uniform.attr) <= {"T", "dtype", "seed", "seed2", "_jaxsess_helper"}
 
 
+TF_MODELS = Path(__file__).parent / "fixtures" / "tf_models"
+
+
+def write_saver_op_checkpoints(out: Path) -> dict:
+    """Checkpoints written by TF's own saver ops (``SaveV2``; the sharded saver's
+    ``MergeV2Checkpoints``) of TF-written graphs, run in jaxsess after their restore ops."""
+    info = {}
+    train = str(TF_MODELS / "tf1_train" / "model-3")
+    saved = TF_MODELS / "tf1_saved_model"
+    sharded_meta = _tfproto.read_message(str(saved / "saved_model.pb"), _tfproto.SavedModel).meta_graphs[0]
+    for key, meta, source in (("saver_ops", train + ".meta", train),
+                              ("saver_ops_sharded", sharded_meta, str(saved / "variables" / "variables"))):
+        with tf.Graph().as_default():
+            saver = tf.train.import_meta_graph(meta)
+            sd = saver.saver_def
+            with tf.Session() as s:
+                s.run(sd.restore_op_name, {sd.filename_tensor_name: source})
+                prefix = str(out / key / "model")
+                s.run(sd.save_tensor_name, {sd.filename_tensor_name: prefix})
+        info[f"{key}_prefix"], info[f"{key}_source"] = prefix, source
+    info["saver_ops_meta"] = train + ".meta"
+    return info
+
+
 def write_our_files(out: Path) -> dict:
     """A checkpoint (+ meta graph), a GraphDef (.pb, .pbtxt, frozen) and an event file, written by jaxsess."""
     x_in = np.array([[1.0, -2.0, 0.5]], np.float32)
@@ -414,6 +439,7 @@ def write_our_files(out: Path) -> dict:
         "random_meta": str(out / "random" / "model.meta"), "random_init": random_init,
         "variables": {"dense/kernel": np.linspace(-1, 1, 6).reshape(3, 2).tolist(), "dense/bias": [0.5, -0.5],
                       "counts": [7, -8]},
+        **write_saver_op_checkpoints(out),
     }
 
 

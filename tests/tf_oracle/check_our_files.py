@@ -5,7 +5,7 @@
 ``INFO.json`` is written by ``tests/test_tf_files.py::write_our_files``: the
 paths of a V2 checkpoint (with its ``checkpoint`` state file and ``.meta``),
 a ``.pbtxt`` GraphDef, a frozen ``.pb``, an event file, a ``.meta`` with
-random initializers, and the values
+random initializers, checkpoints written by TF's saver ops run in jaxsess, and the values
 jaxsess computed. Prints ``all checks passed`` and exits 0 when TF agrees.
 """
 
@@ -22,6 +22,10 @@ import numpy as np  # noqa: E402
 import tensorflow.compat.v1 as tf  # noqa: E402
 
 tf.disable_eager_execution()
+
+
+def source_value(prefix: str, name: str) -> np.ndarray:
+    return tf.train.load_checkpoint(prefix).get_tensor(name)
 
 
 def main(path: str) -> int:
@@ -96,6 +100,24 @@ def main(path: str) -> int:
             got = s.run({k: k + ":0" for k in info["random_init"]})
         for name, want in info["random_init"].items():
             np.testing.assert_array_equal(got[name], np.asarray(want, got[name].dtype), err_msg=name)
+
+    # a checkpoint written by TF's own saver ops of a TF-written .meta, run in jaxsess
+    # (SaveV2; the sharded saver's MergeV2Checkpoints): TF's reader and TF's restore op read it
+    for key in ("saver_ops_prefix", "saver_ops_sharded_prefix"):
+        ours = tf.train.load_checkpoint(info[key])
+        source = tf.train.load_checkpoint(info[key.replace("prefix", "source")])
+        names = sorted(source.get_variable_to_shape_map())
+        assert sorted(ours.get_variable_to_shape_map()) == names, key
+        for name in names:
+            np.testing.assert_array_equal(ours.get_tensor(name), source.get_tensor(name), err_msg=f"{key}: {name}")
+    g = tf.Graph()
+    with g.as_default():
+        saver = tf.train.import_meta_graph(info["saver_ops_meta"])
+        with tf.Session() as s:
+            sd = saver.saver_def
+            s.run(sd.restore_op_name, {sd.filename_tensor_name: info["saver_ops_prefix"]})
+            for v in tf.global_variables():
+                np.testing.assert_array_equal(s.run(v), source_value(info["saver_ops_source"], v.op.name))
 
     # the event file
     (events,) = glob.glob(os.path.join(info["events"], "events.out.tfevents.*"))

@@ -433,6 +433,9 @@ class Session(BaseSession):
         # moved to the LRU end (jaxsess/_core/runtime/_hot.c); any other change of _plans
         # resets it, so a repeated run skips the key, the lookup and the move.
         self._last_hit: tuple[Any, ...] | None = None
+        # (fetch leaves, feed keys) of runs that the host pass found to need no host op (a graph
+        # with host ops: TF's saver sub-graph, a string constant): they take the plan-cache hit path
+        self._no_host_keys: set[tuple[Any, ...]] = set()
         self._plan_cache_size = max(1, int(cfg.plan_cache_size))
         self._log_compiles = bool(cfg.log_compilations) or os.environ.get("JAXSESS_LOG_COMPILES", "") not in (
             "", "0", "false", "False")
@@ -619,9 +622,10 @@ class Session(BaseSession):
             keys, values = tuple(feed_dict), tuple(feed_dict.values())
         else:
             return _MISS
-        if self._closed or (_HOST_GRAPH_REFS and _host_run.needs_host_pass(self._graph)):
-            return _MISS
         key = (leaves, keys)
+        if self._closed or (_HOST_GRAPH_REFS and key not in self._no_host_keys
+                            and _host_run.needs_host_pass(self._graph)):
+            return _MISS
         entry = self._plans.get(key)
         if entry is None:
             return _MISS

@@ -168,6 +168,21 @@ class RunningSession(Protocol):
     ) -> Any: ...
 
 
+_NO_HOST_KEYS_MAX = 4096
+
+
+def _note_no_host(session: Any, leaves: list[Any], feed_dict: Any) -> None:
+    """Remembers that a run of ``leaves`` fed ``feed_dict``'s keys needs no host op, so the
+    session's plan-cache hit path takes it next time (``_no_host_keys``, keyed as that path keys
+    plans: the leaves and the feed dict's own keys)."""
+    keys = getattr(session, "_no_host_keys", None)
+    if keys is None or not (feed_dict is None or type(feed_dict) is dict):
+        return
+    if len(keys) >= _NO_HOST_KEYS_MAX:
+        keys.clear()
+    keys.add((tuple(leaves), tuple(feed_dict) if feed_dict else ()))
+
+
 def run(
     session: RunningSession,
     fetches: FetchStructure,
@@ -197,6 +212,7 @@ def run(
         an = cache[key] = _analyze(leaves, set(feeds))
     with _device_only():
         if not an.host_ops:
+            _note_no_host(session, leaves, feed_dict)
             return session.run(fetches, feed_dict, options, run_metadata)
         env: dict[Tensor, Any] = {t: host_value(t, v) for t, v in feeds.items()}
         env.update((t, t.op.attrs["value"]) for t in an.consts)

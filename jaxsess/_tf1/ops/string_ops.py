@@ -809,6 +809,22 @@ def _host_pack(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
     return (np.stack([np.asarray(x, dtype=object) for x in inputs], op.attrs["axis"]),)
 
 
+def _select_infer(specs: list[tuple[Any, Any]], attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
+    return _broadcast_infer(specs[1:], attrs)
+
+
+def _host_select(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
+    c, x, y = (np.asarray(v) for v in inputs)
+    if op.type == "Select" and c.ndim == 1 and x.ndim > 1:  # TF1's Select: a vector picks rows
+        c = c.reshape(c.shape + (1,) * (x.ndim - 1))
+    return (np.where(c.astype(bool), x.astype(object), y.astype(object)),)
+
+
+# Select of strings (TF's sharded saver picks its temporary file name so): on the host
+register_host("Select", infer=_select_infer)(_host_select)
+register_host("SelectV2", infer=_select_infer)(_host_select)
+
+
 @register_host("ConcatV2", infer=lambda specs, attrs: _by_trials(specs, lambda *xs: np.concatenate(xs, attrs["axis"])))
 def _host_concat(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
     return (np.concatenate([np.asarray(x, dtype=object) for x in inputs], op.attrs["axis"]),)

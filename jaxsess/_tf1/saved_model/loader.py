@@ -2,8 +2,10 @@
 (``tf.compat.v1.saved_model.load``).
 
 Loading imports the meta graph of the requested tag set (its variables and
-collections, see :func:`jaxsess.train.import_meta_graph`; the nodes of TF's
-saver sub-graphs are skipped), restores the variables from ``variables/variables`` and
+collections, see :func:`jaxsess.train.import_meta_graph`; TF's saver sub-graph
+is imported too, and runs only when fetched: ``sess.run(meta.saver_def.restore_op_name,
+{meta.saver_def.filename_tensor_name: prefix})`` restores, as TF's C++ loader does),
+restores the variables from ``variables/variables`` with jaxsess's ``Saver`` and
 runs the init op (``saved_model_main_op``, else ``legacy_init_op``, else the
 ``__saved_model_init_op`` signature). Works on directories written by real
 TF 1 graph mode (ref or resource variables) and by :mod:`jaxsess._tf1.saved_model.builder`.
@@ -19,6 +21,7 @@ from jaxsess._core import _tfproto as _tfproto
 from jaxsess._core.graph._graph import GraphKeys
 from jaxsess._tf1.saved_model import constants
 from jaxsess._tf1.train._checkpoint import is_bundle
+from jaxsess._tf1.train._meta_graph import importable_op_type
 from jaxsess._tf1.train._saver import Saver, import_meta_graph
 
 __all__ = ["load", "maybe_saved_model_directory", "read_saved_model"]
@@ -55,18 +58,28 @@ def read_saved_model(export_dir: str) -> Any:
 _SAVER_OPS = frozenset({"SaveV2", "RestoreV2", "MergeV2Checkpoints", "Save", "SaveSlices", "Restore", "RestoreSlice"})
 
 
-def _without_savers(meta: Any) -> Any:
+def _without_savers(meta: Any, keep_importable: bool = False) -> Any:
     """``meta`` without the name scopes of TF's saver sub-graphs (``save/``, ``save_1/``...: a
-    graph that held several savers keeps them all; jaxsess's ``Saver`` reads the files itself)."""
-    scopes = tuple({n.name.split("/")[0] + "/" for n in meta.graph_def.node if n.op in _SAVER_OPS and "/" in n.name})
+    graph that held several savers keeps them all; jaxsess's ``Saver`` reads the files itself).
+
+    With ``keep_importable``, a scope whose op types jaxsess all imports stays (its ``SaveV2``/
+    ``RestoreV2`` run when fetched, :mod:`jaxsess._tf1.train._saver_ops`), and so does the
+    ``SaverDef`` naming it."""
+    scopes = {n.name.split("/")[0] + "/" for n in meta.graph_def.node if n.op in _SAVER_OPS and "/" in n.name}
+    if keep_importable:
+        scopes = {s for s in scopes
+                  if not all(importable_op_type(n.op) for n in meta.graph_def.node if n.name.startswith(s))}
     if not scopes:
         return meta
+    drop = tuple(scopes)
     out = _tfproto.MetaGraphDef()
     out.CopyFrom(meta)
-    kept = [n for n in out.graph_def.node if not n.name.startswith(scopes)]
+    kept = [n for n in out.graph_def.node if not n.name.startswith(drop)]
     del out.graph_def.node[:]
     out.graph_def.node.extend(kept)
-    out.ClearField("saver_def")
+    sd = meta.saver_def
+    if not keep_importable or (sd.filename_tensor_name or sd.restore_op_name).startswith(drop):
+        out.ClearField("saver_def")
     return out
 
 
@@ -119,7 +132,7 @@ def load(sess: Any, tags: Sequence[str], export_dir: str, import_scope: str | No
     graph = sess.graph
     before = set(graph.get_collection(GraphKeys.GLOBAL_VARIABLES))
     with graph.as_default():
-        import_meta_graph(_without_savers(meta), import_scope=import_scope)
+        import_meta_graph(_without_savers(meta, keep_importable=True), import_scope=import_scope)
         # the checkpoint names the variables without the import scope
         cut = len(import_scope) + 1 if import_scope else 0
         loaded = {v.op.name[cut:]: v for v in graph.get_collection(GraphKeys.GLOBAL_VARIABLES) if v not in before}

@@ -11,9 +11,15 @@ way tutorials resume training::
     saver = tf.train.import_meta_graph("model-100.meta")
     saver.restore(sess, "model-100")
 
-Nodes of TF's own saver sub-graph (``save/SaveV2``, ``save/RestoreV2``...,
-named by the ``SaverDef``) are skipped: jaxsess's ``Saver`` reads and writes
-the checkpoint files itself.
+TF's own saver sub-graph (``save/SaveV2``, ``save/RestoreV2``..., named by
+the ``SaverDef``) is imported too, and runs only when fetched: as TF's C++
+serving does, ``sess.run(saver_def.restore_op_name,
+{saver_def.filename_tensor_name: prefix})`` restores the variables and
+``sess.run(saver_def.save_tensor_name, {...: prefix})`` writes a checkpoint
+(the saver ops run on the host: :mod:`jaxsess._tf1.train._saver_ops`). The
+returned ``Saver`` (jaxsess's own, reading and writing the files itself) stays
+the usual way. A saver sub-graph holding an op type jaxsess cannot import
+(TF's V1 ``SaveSlices``/``RestoreSlice`` format) is skipped.
 """
 
 from __future__ import annotations
@@ -27,10 +33,13 @@ from google.protobuf import text_format
 from jaxsess._core import _tfproto as _tfproto
 from jaxsess._core.graph._graph import Graph, GraphKeys, Operation, Tensor, get_default_graph
 from jaxsess._core.graph._graph_def import graph_to_graph_def, import_graph_def
+from jaxsess._core.graph._registry import tf_type_to_op
+from jaxsess._core.graph._tf_opset import TF_LOWERINGS
 from jaxsess._tf1.ops.state_ops import Variable
-from jaxsess._tf1.train import _atomic_files as _atomic_files
+from jaxsess._tf1.train import _atomic_files as _atomic_files, _saver_ops as _saver_ops
 
-__all__ = ["export_meta_graph", "import_meta_graph_def", "read_meta_graph_file"]
+# (_saver_ops: imported for its registrations, TF's saver ops that imported graphs hold)
+__all__ = ["export_meta_graph", "import_meta_graph_def", "importable_op_type", "read_meta_graph_file"]
 
 _STRING = 7  # DT_STRING: string constants (summary tags) are folded into the ops that read them
 _VARIABLE_COLLECTIONS = frozenset(
@@ -137,6 +146,11 @@ def _saver_scope(saver_def: Any) -> str | None:
     return name.split("/")[0] + "/"
 
 
+def importable_op_type(op_type: str) -> bool:
+    """Whether ``import_graph_def`` reads TF's op type ``op_type`` (the registry or TF's op-set table)."""
+    return tf_type_to_op(op_type) is not None or op_type in TF_LOWERINGS
+
+
 def import_meta_graph_def(meta: Any, clear_devices: bool = False, import_scope: str | None = None) -> bool:
     """Imports ``meta`` (a ``MetaGraphDef``) into the default graph: nodes, variables,
     collections (see :func:`jaxsess.train.import_meta_graph`).
@@ -151,6 +165,8 @@ def import_meta_graph_def(meta: Any, clear_devices: bool = False, import_scope: 
     gd = _tfproto.GraphDef()
     gd.CopyFrom(meta.graph_def)
     skip = _saver_scope(meta.saver_def) if meta.HasField("saver_def") else None
+    if skip and all(importable_op_type(n.op) for n in gd.node if n.name.startswith(skip)):
+        skip = None  # TF's saver sub-graph is kept: its ops run when fetched (``_saver_ops``)
     used = {i.lstrip("^").split(":")[0] for n in gd.node for i in n.input}
     unused_checks = {n.name for n in gd.node if n.op == "VarIsInitializedOp" and n.name not in used}
     if skip or clear_devices or unused_checks:

@@ -328,7 +328,8 @@ class Saver:
         directory even when the directory is absolute (the directory can
         then be moved). As TF1, paths are stored relative only when
         ``save_path``'s directory is relative, by default.
-      reshape, sharded, name, restore_sequentially, saver_def, builder,
+      saver_def: kept as :attr:`saver_def` (names of TF's saver sub-graph).
+      reshape, sharded, name, restore_sequentially, builder,
       write_version, filename: accepted for compatibility.
 
     Raises:
@@ -367,6 +368,7 @@ class Saver:
         self._graph: Any = None
         self._last_checkpoints: list[tuple[str, float]] = []
         self._to_delete: list[str] = []  # past max_to_keep; deleted once a state file no longer names them
+        self._saver_def = saver_def
         if not defer_build:
             self.build()
 
@@ -403,6 +405,22 @@ class Saver:
             raise ValueError("All variables of a Saver must be in the same graph.")
         self._graph = next(iter(graphs.values()), None)
         self._vars = named
+
+    @property
+    def saver_def(self) -> Any:
+        """The ``SaverDef`` this saver was given: from :func:`import_meta_graph`, the one naming TF's
+        imported saver sub-graph (``restore_op_name``, ``filename_tensor_name``,
+        ``save_tensor_name``; run them with ``Session.run``). Else a ``SaverDef`` without op
+        names: jaxsess's ``Saver`` reads and writes the files itself, with no graph nodes."""
+        if self._saver_def is not None:
+            return self._saver_def
+        return _tfproto.SaverDef(max_to_keep=self._max_to_keep or 0,
+                                 keep_checkpoint_every_n_hours=self._keep_every_s / 3600.0,
+                                 version=_tfproto.SaverDef.V2)
+
+    def as_saver_def(self) -> Any:
+        """:attr:`saver_def`, as TF's ``Saver.as_saver_def``."""
+        return self.saver_def
 
     @property
     def last_checkpoints(self) -> list[str]:
@@ -696,7 +714,20 @@ def import_meta_graph(
     if not import_meta_graph_def(meta, clear_devices=clear_devices, import_scope=import_scope):
         return None
     sd = meta.saver_def
-    return Saver(max_to_keep=sd.max_to_keep or 5, keep_checkpoint_every_n_hours=sd.keep_checkpoint_every_n_hours or 10000.0)
+    kept = None
+    if meta.HasField("saver_def") and sd.restore_op_name:
+        kept = _tfproto.SaverDef()
+        kept.CopyFrom(sd)
+        if import_scope:
+            for field in ("filename_tensor_name", "save_tensor_name", "restore_op_name"):
+                if getattr(kept, field):
+                    setattr(kept, field, f"{import_scope}/{getattr(kept, field)}")
+        try:
+            get_default_graph().as_graph_element(kept.restore_op_name)
+        except (KeyError, ValueError):
+            kept = None  # TF's saver sub-graph was left out (op types jaxsess does not import)
+    return Saver(max_to_keep=sd.max_to_keep or 5, keep_checkpoint_every_n_hours=sd.keep_checkpoint_every_n_hours or 10000.0,
+                 saver_def=kept)
 
 
 def _host_value(sess: Any, var: Variable) -> np.ndarray:

@@ -31,6 +31,11 @@ SAMPLES = {
         'IN_BACKGROUND            7.73        10.73      1.388  <=1.25 MISS       2.00     <=2   ok                     0.374     <=1 ok\n'
         'ON_SAFE_POINTS           8.97        14.61      1.628  <=1.25 MISS       1.00     <=2   ok                       n/a         \n'
         'ON_SESSION_CLOSE         8.75        12.68      1.449  <=1.15 MISS      50.00     =50                            n/a         \n'
+        '(a2) 16-array pytree step fed back, speed = raw jax.jit time / session time:\n'
+        '  IN_BACKGROUND     raw    27.25 us  session    30.88 us  speed 0.882 (target >=0.95) MISS\n'
+        '  ON_SAFE_POINTS    raw    28.85 us  session    31.93 us  speed 0.904 (target >=0.95) MISS\n'
+        '  ON_SESSION_CLOSE  raw    42.89 us  session    61.71 us  speed 0.695 (target >=0.95) MISS\n'
+        '\n'
         'IN_BACKGROUND free latency, ms (median / p90 / samples):\n'
         '  main thread idle, 1 owned array                       0.374 /    0.638 / 50\n'
     ),
@@ -72,6 +77,7 @@ def test_every_figure_comes_from_the_output() -> None:
     rows = UPDATE.table(SAMPLES)
     text = "\n".join(rows)
     assert "1.388 `IN_BACKGROUND`, 1.628 `ON_SAFE_POINTS`, 1.449 `ON_SESSION_CLOSE`" in text  # call ratios
+    assert "0.882 `IN_BACKGROUND`, 0.904 `ON_SAFE_POINTS`, 0.695 `ON_SESSION_CLOSE` | \u2265 0.95" in text  # (a2)
     assert "2 `IN_BACKGROUND`, 1 `ON_SAFE_POINTS`, 50 `ON_SESSION_CLOSE` | \u2264 2 (m" in text  # del outs
     assert "2 `IN_BACKGROUND`, 2 `ON_SAFE_POINTS`, 50 `ON_SESSION_CLOSE` | \u2264 2 |" in text  # rebinding
     assert "| 0.374 ms (idle main thread) |" in text

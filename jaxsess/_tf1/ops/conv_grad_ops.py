@@ -241,8 +241,9 @@ def with_space_to_batch(input: Any, dilation_rate: Any, padding: Any, op: Callab
     else:
         raise ValueError(f"padding must be either VALID or SAME: {padding}")
     shape = TensorShape(x.shape)
-    sizes = [shape[d] for d in dims] if shape.dims is not None else [None] * n
-    if any(s is None for s in sizes):
+    known = [shape[d] for d in dims] if shape.dims is not None else [None] * n
+    sizes = [int(s) for s in known if s is not None]
+    if len(sizes) != n:
         raise ValueError(f"{fn}: the spatial dimensions {dims} of input must be known when the graph is built, "
                          f"got shape {shape}.")
     paddings, crops = [], []

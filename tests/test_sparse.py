@@ -30,6 +30,9 @@ def test_public_names() -> None:
     assert tf.sparse.to_dense is tf.sparse_tensor_to_dense
     assert tf.sparse.sparse_dense_matmul is tf.sparse_tensor_dense_matmul
     assert tf.sparse.placeholder is tf.sparse_placeholder
+    assert tf.sparse.reset_shape is tf.sparse_reset_shape and tf.sparse.mask is tf.sparse_mask
+    assert tf.sparse.reduce_sum_sparse is tf.sparse_reduce_sum_sparse
+    assert tf.sparse.reduce_max_sparse is tf.sparse_reduce_max_sparse
     assert callable(tf.nn.embedding_lookup_sparse) and callable(tf.nn.safe_embedding_lookup_sparse)
 
 

@@ -456,3 +456,25 @@ def test_files_read_by_real_tensorflow(tmp_path: Path) -> None:
                           capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "all checks passed" in proc.stdout
+
+
+def test_tensor_summary_round_trips_through_our_graph_def() -> None:
+    """``tensor_summary`` is written as TF's ``TensorSummary`` (TF's ``TensorSummaryV2`` has constant
+    inputs on both sides of the tensor), its exact attributes kept privately: read back, it gives
+    the same Summary."""
+    with tf.Graph().as_default() as g:
+        x = tf.constant(np.arange(4, dtype=np.float32))
+        tf.summary.tensor_summary("t", x * 2, summary_description="doubled")
+        gd = g.as_graph_def()
+        with tf.Session() as s:
+            want = s.run("t:0")
+    node = next(n for n in gd.node if n.name == "t")
+    assert node.op == "TensorSummary" and node.attr["description"].s == b"doubled"
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as s:
+            got = s.run("t:0")
+    assert got == want
+    value = tf.Summary.FromString(got).value[0]
+    assert value.tag == "t" and value.metadata.summary_description == "doubled"
+    np.testing.assert_array_equal(tf.make_ndarray(value.tensor), [0.0, 2.0, 4.0, 6.0])

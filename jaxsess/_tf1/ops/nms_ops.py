@@ -26,7 +26,7 @@ from jaxsess._core import dtypes as _dtypes, errors as errors
 from jaxsess._core.graph._builder import apply_op, convert_to_tensor
 from jaxsess._core.graph._graph import Operation
 from jaxsess._core.graph._host import device_lowering, register_host, require_no_assign_before
-from jaxsess._core.graph._registry import register_op
+from jaxsess._core.graph._registry import TFOp, register_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.ops import gather_ops
 from jaxsess._tf1.ops._args import op_scope, static_int
@@ -105,7 +105,20 @@ def non_max_suppression_overlaps(overlaps: Any, scores: Any, max_output_size: An
         return apply_op("NonMaxSuppressionWithOverlaps", (o, s, t, st), {"max_output_size": m}, name=scope)
 
 
-@register_op("CombinedNonMaxSuppression", num_outputs=4, default_name="CombinedNonMaxSuppression")
+def _combined_to_tf(a: dict[str, Any], specs: Any) -> tuple[dict[str, Any], list[np.ndarray]]:
+    return ({"pad_per_class": a["pad_per_class"], "clip_boxes": a["clip_boxes"]},
+            [np.asarray(a["max_output_size_per_class"], np.int32), np.asarray(a["max_total_size"], np.int32)])
+
+
+def _combined_from_tf(a: dict[str, Any], c: list[Any]) -> dict[str, Any]:
+    return {"max_output_size_per_class": int(c[0]), "max_total_size": int(c[1]),
+            "pad_per_class": bool(a.get("pad_per_class", False)), "clip_boxes": bool(a.get("clip_boxes", True))}
+
+
+# TF: CombinedNonMaxSuppression(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold,
+# score_threshold), the two sizes constants between the data inputs
+@register_op("CombinedNonMaxSuppression", num_outputs=4, default_name="CombinedNonMaxSuppression", tf=TFOp(
+    types={}, to_tf=_combined_to_tf, from_tf=_combined_from_tf, n_const=2, const_pos=2))
 def _combined(boxes: Any, scores: Any, iou_threshold: Any, score_threshold: Any, *, max_output_size_per_class: int,
               max_total_size: int, pad_per_class: bool, clip_boxes: bool) -> Any:
     if boxes.ndim != 4 or boxes.shape[3] != 4 or scores.ndim != 3 or scores.shape[:2] != boxes.shape[:2]:

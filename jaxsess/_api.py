@@ -662,4 +662,10 @@ tensor_scatter_sub = tensor_scatter_nd_sub
 from jaxsess import (  # noqa: E402 - tf.compat.v1 is the jaxsess package (complete once loaded)
     compat as compat,
 )
+from jaxsess._tf1.ops import sparse_surface_ops as _sparse_surface  # noqa: E402
 
+dimension_at_index = compat.dimension_at_index  # tf.dimension_at_index: a Dimension, as TF's
+sparse_mask = _sparse_surface.mask
+sparse_reduce_max_sparse = _sparse_surface.reduce_max_sparse
+sparse_reduce_sum_sparse = _sparse_surface.reduce_sum_sparse
+sparse_reset_shape = _sparse_surface.reset_shape

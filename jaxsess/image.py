@@ -75,3 +75,8 @@ from jaxsess._tf1.ops.space_ops import (
 
 resize_with_crop_or_pad = resize_image_with_crop_or_pad  # TF2's name
 transpose = transpose_image  # TF2's name
+from jaxsess._tf1.ops.nms_ops import (  # noqa: E402
+    combined_non_max_suppression as combined_non_max_suppression,
+    non_max_suppression_overlaps as non_max_suppression_overlaps,
+    non_max_suppression_with_scores as non_max_suppression_with_scores,
+)

@@ -34,3 +34,7 @@ from jaxsess._tf1.ops.metrics_ops import (
     true_positives as true_positives,
     true_positives_at_thresholds as true_positives_at_thresholds,
 )
+from jaxsess._tf1.ops.metrics_ranking_ops import (  # noqa: E402
+    average_precision_at_k as average_precision_at_k,
+    sparse_average_precision_at_k as sparse_average_precision_at_k,
+)

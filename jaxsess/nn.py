@@ -108,6 +108,15 @@ from jaxsess._tf1.ops.sparse_embedding_ops import (  # noqa: E402
 
 silu = swish  # TF 2's name of the same function (tf.nn.silu is tf.nn.swish)
 from jaxsess._tf1.ops.candidate_samplers import all_candidate_sampler as all_candidate_sampler  # noqa: E402
+from jaxsess._tf1.ops.conv_grad_ops import (  # noqa: E402
+    atrous_conv2d_transpose as atrous_conv2d_transpose,
+    conv3d_backprop_filter as conv3d_backprop_filter,
+    conv3d_backprop_filter_v2 as conv3d_backprop_filter_v2,
+    depthwise_conv2d_native_backprop_filter as depthwise_conv2d_native_backprop_filter,
+    depthwise_conv2d_native_backprop_input as depthwise_conv2d_native_backprop_input,
+    with_space_to_batch as with_space_to_batch,
+)
+from jaxsess._tf1.ops.morphology_ops import dilation2d as dilation2d, erosion2d as erosion2d  # noqa: E402
 from jaxsess._tf1.ops.nn_surface_ops import (  # noqa: E402
     avg_pool_v2 as avg_pool_v2,
     batch_norm_with_global_normalization as batch_norm_with_global_normalization,

@@ -32,6 +32,7 @@ __all__ = [
     "SparseTensor", "add", "concat", "from_dense", "matmul", "placeholder", "reduce_max", "reduce_sum", "reorder", "reshape",
     "retain", "slice", "softmax", "sparse_dense_matmul", "to_dense", "transpose", "fill_empty_rows", "maximum",
     "minimum", "split", "eye", "expand_dims", "to_indicator", "segment_sum", "segment_mean", "segment_sqrt_n",
+    "mask", "reduce_max_sparse", "reduce_sum_sparse", "reset_shape",
 ]
 from jaxsess._tf1.ops.math_special_ops import (  # noqa: E402
     sparse_segment_mean as segment_mean,
@@ -41,5 +42,9 @@ from jaxsess._tf1.ops.math_special_ops import (  # noqa: E402
 from jaxsess._tf1.ops.sparse_surface_ops import (  # noqa: E402
     expand_dims as expand_dims,
     eye as eye,
+    mask as mask,
+    reduce_max_sparse as reduce_max_sparse,
+    reduce_sum_sparse as reduce_sum_sparse,
+    reset_shape as reset_shape,
     to_indicator as to_indicator,
 )

@@ -584,7 +584,7 @@ def test_small_utilities() -> None:
     with tf.compat.forward_compatibility_horizon(2019, 1, 1):
         assert not tf.compat.forward_compatible(2020, 1, 1)
     assert tf.compat.forward_compatible(2020, 1, 1)
-    assert tf.compat.dimension_at_index(tf.TensorShape(None), 3) is None
+    assert tf.dimension_value(tf.compat.dimension_at_index(tf.TensorShape(None), 3)) is None  # Dimension(None), as TF
     d = tf.test.get_temp_dir()
     assert d == tf.test.get_temp_dir() and os.path.isdir(d)
     tf.debugging.set_log_device_placement(True)

@@ -177,3 +177,30 @@ def test_ops_run_eagerly() -> None:
         assert tf.image.crop_and_resize(IMG, [[0, 0, 1, 1.0]], [0], [2, 3]).shape == (1, 2, 3, 3)
         assert tf.image.sobel_edges(IMG).shape == (1, 4, 4, 3, 2)
         np.testing.assert_allclose(np.asarray(tf.image.ssim(IMG, IMG, 1.0, filter_size=3)), [1.0], atol=1e-5)
+
+
+def test_combined_non_max_suppression_is_written_as_tfs_node_and_read_back() -> None:
+    """TF's ``CombinedNonMaxSuppression(boxes, scores, max_output_size_per_class, max_total_size,
+    iou_threshold, score_threshold)``: the two sizes are ``Const`` inputs between the data inputs
+    (real TF imports the node and gives the same detections)."""
+    rng = np.random.RandomState(0)
+    boxes = rng.uniform(0, 1, (1, 6, 1, 4)).astype(np.float32)
+    scores = rng.uniform(0, 1, (1, 6, 2)).astype(np.float32)
+    with tf.Graph().as_default() as g:
+        out = tf.image.combined_non_max_suppression(boxes, scores, 2, 3, name="nms")
+        gd = g.as_graph_def()
+        with tf.Session() as s:
+            want = s.run(out)
+    node = next(n for n in gd.node if n.name == "nms")
+    consts = {n.name: n for n in gd.node if n.op == "Const"}
+    assert node.op == "CombinedNonMaxSuppression" and len(node.input) == 6
+    sizes = [tf.make_ndarray(consts[i].attr["value"].tensor) for i in node.input[2:4]]
+    assert [int(v) for v in sizes] == [2, 3]
+    assert set(node.attr) - {"_output_shapes"} == {"pad_per_class", "clip_boxes"}
+    with tf.Graph().as_default():
+        tf.import_graph_def(gd, name="")
+        with tf.Session() as s:
+            got = s.run([f"nms:{i}" for i in range(4)])
+    for a, b in zip(want, got, strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert want[1].shape == (1, 3) and int(want[3][0]) <= 3

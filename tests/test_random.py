@@ -402,7 +402,9 @@ def test_uniform_unit_scaling_initializer_range() -> None:
 def test_stateless_random_seed_and_dtype_errors() -> None:
     with pytest.raises(ValueError, match=r"seed must be an int32/int64 tensor of shape \[2\]"):
         tf.random.stateless_uniform([2], seed=tf.constant([1.0, 2.0]))
-    with pytest.raises(ValueError, match=r"minval and maxval must be both"):
+    with pytest.raises(ValueError, match=r"`minval` and `maxval` must be both None or not None"):
         tf.random.stateless_uniform([2], seed=[1, 2], maxval=None, dtype=tf.int64)
-    with pytest.raises(ValueError, match=r"floating dtype"):
+    with pytest.raises(TypeError, match=r"DataType int32 not in list of allowed values"):
         tf.random.stateless_normal([2], seed=[1, 2], dtype=tf.int32)
+    with pytest.raises(NotImplementedError, match=r"ThreeFry"):
+        tf.random.stateless_uniform([2], seed=[1, 2], alg="threefry")

@@ -30,6 +30,9 @@ def test_public_names() -> None:
     assert tf.sparse.to_dense is tf.sparse_tensor_to_dense
     assert tf.sparse.sparse_dense_matmul is tf.sparse_tensor_dense_matmul
     assert tf.sparse.placeholder is tf.sparse_placeholder
+    assert tf.sparse.reset_shape is tf.sparse_reset_shape and tf.sparse.mask is tf.sparse_mask
+    assert tf.sparse.reduce_sum_sparse is tf.sparse_reduce_sum_sparse
+    assert tf.sparse.reduce_max_sparse is tf.sparse_reduce_max_sparse
     assert callable(tf.nn.embedding_lookup_sparse) and callable(tf.nn.safe_embedding_lookup_sparse)
 
 
@@ -311,3 +314,20 @@ def test_sparse_surface_and_grad_pass_through() -> None:
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(g), [1.0, 1.0])
         np.testing.assert_array_equal(sess.run(ind), [[False, True, False]])  # id 9 outside the vocabulary
+
+
+def test_reduce_sum_sparse_needs_constant_indices_and_reset_shape_checks_a_fed_shape() -> None:
+    """``reduce_*_sparse`` has as many entries as the indices decide: fed indices are refused when
+    the graph is built; ``reset_shape`` to a fed shape checks it is not smaller at run time, as TF."""
+    with tf.Graph().as_default():
+        idx = tf.placeholder(tf.int64, [None, 2])
+        sp = tf.SparseTensor(idx, tf.ones([3]), [4, 4])
+        with pytest.raises(NotImplementedError, match="reduce_sum_sparse: the output shape depends on"):
+            tf.sparse.reduce_sum_sparse(sp, axis=1)
+        const = tf.SparseTensor([[0, 1], [2, 3]], [1.0, 2.0], [4, 4])
+        new = tf.placeholder(tf.int64, [2])
+        out = tf.sparse.reset_shape(const, new)
+        with tf.Session() as s:
+            assert s.run(out.dense_shape, {new: [5, 6]}).tolist() == [5, 6]
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                s.run(out.dense_shape, {new: [3, 6]})

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 import jaxsess as _jaxsess
-from jaxsess._core.graph._shape import TensorShape
+from jaxsess._core.graph._shape import Dimension, TensorShape
 from jaxsess._tf1.ops.indexing_ops import dimension_value as dimension_value
 
 v1 = _jaxsess
@@ -73,11 +73,16 @@ def path_to_str(path: Any) -> Any:
     return os.fspath(path) if isinstance(path, os.PathLike) else path
 
 
-def dimension_at_index(shape: Any, index: int) -> int | None:
-    """Entry ``index`` of ``shape`` (``None`` when unknown, also for an unknown rank), as
-    ``tf.compat.dimension_at_index`` (jaxsess's shapes hold ints, as TF's v2 shapes)."""
+def dimension_at_index(shape: Any, index: int) -> Dimension:
+    """Entry ``index`` of ``shape`` as a :class:`Dimension` (``Dimension(None)`` when unknown,
+    also for an unknown rank), as ``tf.dimension_at_index`` / ``tf.compat.dimension_at_index``
+    (``tf.dimension_value`` of it is the int or ``None``).
+
+    Raises:
+      IndexError: ``index`` out of range of a known rank.
+    """
     s = TensorShape(shape)
-    return None if s.dims is None else s.as_list()[index]
+    return Dimension(None) if s.dims is None else Dimension(s.as_list()[index])
 
 
 def forward_compatible(year: int, month: int, day: int) -> bool:

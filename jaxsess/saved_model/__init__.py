@@ -6,6 +6,7 @@ from jaxsess.saved_model import (
     builder as builder,
     constants as constants,
     loader as loader,
+    main_op as main_op,
     signature_constants as signature_constants,
     signature_def_utils as signature_def_utils,
     tag_constants as tag_constants,
@@ -26,6 +27,7 @@ from jaxsess.saved_model.constants import (
     VARIABLES_FILENAME as VARIABLES_FILENAME,
 )
 from jaxsess.saved_model.loader import maybe_saved_model_directory as maybe_saved_model_directory
+from jaxsess.saved_model.main_op import main_op_with_restore as main_op_with_restore
 from jaxsess.saved_model.signature_constants import (
     CLASSIFY_INPUTS as CLASSIFY_INPUTS,
     CLASSIFY_METHOD_NAME as CLASSIFY_METHOD_NAME,

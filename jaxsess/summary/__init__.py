@@ -16,6 +16,7 @@ from jaxsess._tf1.summary._ops import (
     merge as merge,
     merge_all as merge_all,
     scalar as scalar,
+    tensor_summary as tensor_summary,
     text as text,
 )
 from jaxsess._tf1.summary._tf2_writers import (

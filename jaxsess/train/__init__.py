@@ -133,6 +133,7 @@ from jaxsess._tf1.train._supervisor import (
     basic_train_loop as basic_train_loop,
 )
 from jaxsess._tf1.train._sync_replicas import SyncReplicasOptimizer as SyncReplicasOptimizer
+from jaxsess._tf1.train._warm_start import VocabInfo as VocabInfo, warm_start as warm_start
 from jaxsess.train import queue_runner as queue_runner
 
 piecewise_constant_decay = piecewise_constant  # TF1's other name for it

@@ -94,7 +94,9 @@ def main(path: str) -> int:
     with g.as_default():
         tf.train.import_meta_graph(info["random_meta"])
         ops = {op.type for op in g.get_operations()}
-        assert {"RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal"} <= ops, ops
+        assert {"RandomUniform", "RandomUniformInt", "RandomStandardNormal", "TruncatedNormal",
+                "StatelessRandomGetKeyCounter", "StatelessRandomUniformV2", "StatelessRandomUniformIntV2",
+                "StatelessRandomUniformFullIntV2", "StatelessMultinomial"} <= ops, ops
         with tf.Session() as s:
             s.run(tf.global_variables_initializer())
             got = s.run({k: k + ":0" for k in info["random_init"]})

@@ -38,7 +38,8 @@ from jax import lax
 
 __all__ = ["philox_bits", "uniform", "normal", "truncated_normal", "uniform_int", "RESERVED_PER_OUTPUT",
            "counter_bits", "key_counter_of_seed", "stateless_uniform", "stateless_normal",
-           "stateless_truncated_normal", "stateless_uniform_int", "stateless_full_int"]
+           "stateless_truncated_normal", "stateless_uniform_int", "stateless_full_int", "multinomial_of",
+           "seed_key_counter64", "key_counter_bits"]
 
 RESERVED_PER_OUTPUT = 256  # 128-bit samples reserved per output value and run (TF's multiplier)
 
@@ -157,6 +158,24 @@ def key_counter_of_seed(seed: Any) -> tuple[tuple[Any, Any], tuple[Any, Any, Any
     return (m[0], m[1]), (zero, zero, m[2], m[3])
 
 
+def seed_key_counter64(seed: Any) -> tuple[Any, Any]:
+    """``StatelessRandomGetKeyCounter``'s outputs for ``seed``: ``key`` (``uint64 [1]``) and
+    ``counter`` (``uint64 [2]``) of :func:`key_counter_of_seed` (computed under x64)."""
+    (k0, k1), (c0, c1, c2, c3) = key_counter_of_seed(seed)
+    join = lambda lo, hi: lo.astype(jnp.uint64) | (hi.astype(jnp.uint64) << jnp.uint64(32))  # noqa: E731
+    return join(k0, k1)[None], jnp.stack([join(c0, c1), join(c2, c3)])
+
+
+def _words64(v: Any) -> tuple[Any, Any]:
+    v = jnp.asarray(v, jnp.uint64)
+    return (v & jnp.uint64(0xFFFFFFFF)).astype(jnp.uint32), (v >> jnp.uint64(32)).astype(jnp.uint32)
+
+
+def key_counter_bits(key: Any, counter: Any) -> Bits:
+    """The stream of a V2 op's ``key`` (``uint64 [1]``) and ``counter`` (``uint64 [2]``, Philox)."""
+    return counter_bits(_words64(key[0]), (*_words64(counter[0]), *_words64(counter[1])))
+
+
 def stateless_uniform(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
     """``StatelessRandomUniform[V2]``'s ``[0, 1)`` values (float16/bfloat16/float32/float64)."""
     return _uniform_of(bits, shape, dtype)
@@ -265,8 +284,47 @@ def normal(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], dtype: Any
     return _normal_of(_stateful(seed, seed2, drawn), shape, dtype)
 
 
+def _unit_double(x0: Any, x1: Any) -> Any:
+    """``Uint64ToDouble``: 52 mantissa bits (20 of ``x0``, 32 of ``x1``) as a float64 in ``[0, 1)``."""
+    hi = (x0 & _U32(0xFFFFF)).astype(jnp.float64) * np.float64(2.0**-20)
+    return hi + x1.astype(jnp.float64) * np.float64(2.0**-52)
+
+
+def _box_muller_double(w: tuple[Any, Any, Any, Any]) -> tuple[Any, Any]:
+    """``BoxMullerDouble``: two float64 standard normals from one 128-bit sample."""
+    u1 = jnp.maximum(_unit_double(w[0], w[1]), np.float64(1.0e-7))
+    v1 = np.float64(2.0 * math.pi) * _unit_double(w[2], w[3])
+    u2 = jnp.sqrt(np.float64(-2.0) * jnp.log(u1))
+    return jnp.sin(v1) * u2, jnp.cos(v1) * u2
+
+
+def _normal_double_of(bits: Bits, n: int) -> Any:
+    """``n`` float64 normals: sample ``g`` gives values ``2g`` and ``2g + 1``."""
+    d0, d1 = _box_muller_double(bits(np.arange(-(-n // 2))))
+    return _interleave([d0, d1]).reshape(-1)[:n]
+
+
+def _truncated_double_of(bits: Bits, n: int) -> Any:
+    """``n`` float64 normals within ``(-2, 2)``: group ``g`` (two values) starts ``128 g``
+    samples in and keeps the first two in-range values of its Box-Muller pairs."""
+    groups = -(-n // 2)
+    per_group = 2 * RESERVED_PER_OUTPUT // 4
+    offsets = np.arange(groups)[:, None] * per_group + np.arange(2 * _TRUNC_SAMPLES)[None, :]
+    d0, d1 = _box_muller_double(bits(offsets))
+    cands = [c[:, sample] for sample in range(2 * _TRUNC_SAMPLES) for c in (d0, d1)]
+    kept = jnp.zeros((groups,), jnp.int32)
+    vals = [jnp.zeros((groups,), jnp.float64) for _ in range(2)]
+    for c in cands:
+        ok = jnp.abs(c) < np.float64(2.0)
+        vals = [jnp.where(ok & (kept == j), c, v) for j, v in enumerate(vals)]
+        kept = kept + ok.astype(jnp.int32)
+    return _interleave(vals).reshape(-1)[:n]
+
+
 def _normal_of(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
     n = math.prod(shape)
+    if np.dtype(dtype) == np.float64:
+        return _normal_double_of(bits, n).reshape(shape)
     groups = -(-n // 4)
     w = bits(np.arange(groups))
     a0, b0 = _box_muller(w[0], w[1])
@@ -288,6 +346,8 @@ def truncated_normal(seed: int, seed2: int, drawn: Any, shape: tuple[int, ...], 
 
 def _truncated_normal_of(bits: Bits, shape: tuple[int, ...], dtype: Any) -> Any:
     n = math.prod(shape)
+    if np.dtype(dtype) == np.float64:
+        return _truncated_double_of(bits, n).reshape(shape)
     groups = -(-n // 4)
     per_group = 4 * RESERVED_PER_OUTPUT // 4  # kGeneratorSkipPerOutputGroup
     offsets = np.arange(groups)[:, None] * per_group + np.arange(_TRUNC_SAMPLES)[None, :]
@@ -342,8 +402,14 @@ def multinomial(seed: int, seed2: int, drawn: Any, logits: Any, num_samples: int
     located in the running sums (``upper_bound``). Computed in ``float32``
     (TF: ``double``), so a draw within a float32 rounding of a class boundary
     may fall on the other side."""
+    return multinomial_of(_stateful(seed, seed2, drawn), logits, num_samples)
+
+
+def multinomial_of(bits: Bits, logits: Any, num_samples: int) -> Any:
+    """:func:`multinomial` from the stream ``bits`` (``StatelessMultinomial``: the stream of
+    its seed's key and counter, as TF's kernel runs the same functor on it)."""
     b, c = logits.shape
-    words = _words(seed, seed2, drawn, 2 * b * num_samples).reshape(b, num_samples, 2)
+    words = _words_of(bits, 2 * b * num_samples).reshape(b, num_samples, 2)
     hi = (words[..., 0] & _U32(0xFFFFF)).astype(jnp.float32) * np.float32(2.0**-20)
     u = hi + words[..., 1].astype(jnp.float32) * np.float32(2.0**-52)
     lg = logits.astype(jnp.float32)

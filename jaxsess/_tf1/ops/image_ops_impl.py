@@ -628,11 +628,8 @@ def draw_bounding_boxes(images: Any, boxes: Any, name: str | None = None) -> Any
         return apply_op("DrawBoundingBoxes", (x, b), {}, name=scope)
 
 
-def _nms(boxes: Any, scores: Any, max_output_size: int, iou_threshold: Any, score_threshold: Any) -> Any:
-    n = boxes.shape[0]
-    order = jnp.argsort(-scores, stable=True)
-    b = boxes[order].astype(jnp.float32)
-    s = scores[order]
+def _iou(b: Any) -> Any:
+    """The IoU matrix of boxes ``[n, 4]`` (corners in either order; 0 for an empty box), as TF's."""
     y1, y2 = jnp.minimum(b[:, 0], b[:, 2]), jnp.maximum(b[:, 0], b[:, 2])
     x1, x2 = jnp.minimum(b[:, 1], b[:, 3]), jnp.maximum(b[:, 1], b[:, 3])
     area = (y2 - y1) * (x2 - x1)
@@ -640,7 +637,21 @@ def _nms(boxes: Any, scores: Any, max_output_size: int, iou_threshold: Any, scor
     iw = jnp.maximum(jnp.minimum(x2[:, None], x2[None, :]) - jnp.maximum(x1[:, None], x1[None, :]), 0)
     inter = ih * iw
     union = area[:, None] + area[None, :] - inter
-    iou = jnp.where((area[:, None] > 0) & (area[None, :] > 0), inter / jnp.where(union > 0, union, 1), 0)
+    return jnp.where((area[:, None] > 0) & (area[None, :] > 0), inter / jnp.where(union > 0, union, 1), 0)
+
+
+def _nms(boxes: Any, scores: Any, max_output_size: int, iou_threshold: Any, score_threshold: Any,
+         overlaps: Any = None) -> Any:
+    """Greedy NMS: ``(indices int32 [max_output_size], count)``, the kept indices by decreasing
+    score then 0s. ``overlaps`` (``[n, n]``, ``overlaps[i, j]`` the similarity of candidate ``i``
+    to a kept ``j``) replaces the boxes' IoU (TF's ``NonMaxSuppressionWithOverlaps``)."""
+    n = scores.shape[0]
+    order = jnp.argsort(-scores, stable=True)
+    s = scores[order]
+    if overlaps is None:
+        iou = _iou(boxes[order].astype(jnp.float32))
+    else:
+        iou = overlaps[order][:, order].T  # iou[k, i]: candidate i against kept k
     candidate = s > score_threshold
 
     def body(i: Any, keep: Any) -> Any:

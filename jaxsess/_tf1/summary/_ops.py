@@ -11,6 +11,7 @@ function                      device value (the op's output)              host: 
                               default buckets
 ``image(name, t, max_outputs)`` uint8 ``[k, H, W, C]`` (TF's scaling)     ``image`` (PNG, by Pillow)
 ``text(name, s)``             none (a constant of the graph)              ``tensor`` (``string_val``, text plugin)
+``tensor_summary(name, t)``   ``t``                                       ``tensor`` (``tensor_content``), metadata
 ``merge(inputs)``             its inputs' ranks, dims and values,         their values, concatenated
                               flattened, float32
 ============================  ==========================================  ===================================
@@ -39,7 +40,7 @@ from jaxsess._core.graph._registry import TFOp, register_op
 from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.ops.audio_ops import wav_bytes
 
-__all__ = ["scalar", "histogram", "image", "audio", "text", "merge", "merge_all"]
+__all__ = ["scalar", "histogram", "image", "audio", "text", "tensor_summary", "merge", "merge_all"]
 
 
 def _summary_bytes(values: list[Any]) -> bytes:
@@ -223,6 +224,29 @@ def _text_impl(*, tag: str, text: str) -> Any:
     return jnp.zeros((0,), jnp.float32)
 
 
+# -- tensor -------------------------------------------------------------------------------
+
+
+def _tensor_host(value: np.ndarray, op: Operation) -> bytes:
+    meta = _tfproto.SummaryMetadata.FromString(bytes.fromhex(op.attrs["metadata"]))
+    dt = op.inputs[0].dtype.np_dtype
+    tensor = _tfproto.ndarray_to_tensor_proto(np.asarray(value).astype(dt), typed_scalars=False)
+    return _summary_bytes([_tfproto.Summary.Value(tag=op.attrs["tag"], metadata=meta, tensor=tensor)])
+
+
+def _tensor_to_tf(a: dict[str, Any], specs: Any) -> tuple[dict[str, Any], list[np.ndarray]]:
+    meta = _tfproto.SummaryMetadata.FromString(bytes.fromhex(a["metadata"]))
+    return {"description": meta.summary_description, "display_name": meta.display_name, "labels": ()}, []
+
+
+# TF's TensorSummaryV2(tag, tensor, metadata) has constants on both sides of the tensor: written as
+# TF's TensorSummary(tensor) (description, display_name), the exact attributes kept privately
+@register_op("TensorSummary", default_name="TensorSummary", infer=_summary_infer, host_output=_tensor_host, tf=TFOp(
+    to_tf=_tensor_to_tf, from_tf=lambda a, c: {"tag": "", "metadata": ""}, shapes=False))
+def _tensor_impl(x: Any, *, tag: str, metadata: str) -> Any:  # metadata: the serialized SummaryMetadata, hex
+    return x
+
+
 # -- merge --------------------------------------------------------------------------------
 
 
@@ -234,7 +258,9 @@ def _merge_host(value: np.ndarray, op: Operation) -> bytes:
         dims = [int(d) for d in value[offset + 1:offset + 1 + ndim]]
         offset += 1 + ndim
         n = math.prod(dims)
-        part = value[offset:offset + n].reshape(dims).astype(_DEVICE_DTYPES.get(t.op.type, np.float32))
+        dt = t.op.inputs[0].dtype.np_dtype if t.op.type == "TensorSummary" else _DEVICE_DTYPES.get(t.op.type,
+                                                                                                     np.float32)
+        part = value[offset:offset + n].reshape(dims).astype(dt)
         offset += n
         host = t.op._op_def.host_output
         assert host is not None  # merge() takes summary tensors only
@@ -358,6 +384,35 @@ def text(name: str, tensor: Any, collections: Sequence[str] | None = None) -> Te
     if not isinstance(tensor, str):
         raise TypeError(f"jaxsess's summary.text takes a Python string, got {type(tensor).__name__} (summary {name!r}).")
     return _summary_op("TextSummary", name, [], {"text": tensor}, collections)
+
+
+def tensor_summary(name: str, tensor: Any, summary_description: str | None = None,
+                   collections: Sequence[str] | None = None, summary_metadata: Any = None,
+                   family: str | None = None, display_name: str | None = None) -> Tensor:
+    """A summary holding the whole ``tensor`` (a ``TensorProto``, its bytes in ``tensor_content``),
+    as ``tf.compat.v1.summary.tensor_summary`` (TF's ``TensorSummaryV2``).
+
+    Args:
+      summary_metadata: a ``SummaryMetadata`` (or none: a new one); ``summary_description`` and
+        ``display_name`` are set on it when given (on the caller's object, as TF).
+
+    Returns:
+      A tensor whose fetched value is a serialized ``Summary`` (``bytes``). Merged with
+      :func:`merge`, the values travel as float32 (integers past 2**24 lose digits).
+
+    Raises:
+      TypeError: a string tensor (jaxsess's summaries of strings are ``text`` only).
+    """
+    meta = _tfproto.SummaryMetadata() if summary_metadata is None else summary_metadata  # TF sets fields on it
+    if summary_description is not None:
+        meta.summary_description = summary_description
+    if display_name is not None:
+        meta.display_name = display_name
+    x = convert_to_tensor(tensor)
+    if x.dtype == _dtypes.string:
+        raise TypeError(f"jaxsess's tensor_summary takes numeric tensors, got a string tensor {x.name} (summary "
+                        f"{name!r}); use summary.text.")
+    return _summary_op("TensorSummary", name, [x], {"metadata": meta.SerializeToString().hex()}, collections, family)
 
 
 def merge(inputs: Sequence[Any], collections: Sequence[str] | None = None, name: str | None = None) -> Tensor:

@@ -18,8 +18,8 @@ counter of a ``seed`` as TF's ``GenerateKey`` does, and
 sample at ``counter + g`` (truncated normals: ``counter + 256 g``), as TF's
 CPU kernels; the V1 ops (``seed`` input) likewise. ``alg`` must be Philox or
 auto-select (which is Philox on TF's CPU); ThreeFry is refused, as TF's CPU
-kernels refuse it. Normal values of float64 are refused
-(``NotImplementedError`` in the message), not drawn otherwise.
+kernels refuse it. jaxsess's own ``tf.random.stateless_*`` build these same
+ops (``jaxsess._tf1.ops.stateless_random_ops``), on the same ``_philox`` code.
 """
 
 from __future__ import annotations
@@ -111,19 +111,12 @@ def _philox_alg(ctx: Any, value: Any) -> None:
                          f"computes, run Philox ({_PHILOX}) and auto-select ({_AUTO_SELECT}) only)")
 
 
-def _words64(v: Any) -> tuple[Any, Any]:
-    """A ``uint64`` scalar as its low and high ``uint32`` words."""
-    v = jnp.asarray(v, jnp.uint64)
-    return (v & jnp.uint64(0xFFFFFFFF)).astype(jnp.uint32), (v >> jnp.uint64(32)).astype(jnp.uint32)
-
-
 def _key_counter_bits(ctx: Any, key: Any, counter: Any) -> Any:
     """The stream of a V2 op's ``key`` (``uint64 [1]``) and ``counter`` (``uint64 [2]``)."""
     if np.shape(key) != (1,) or np.ndim(counter) != 1 or np.shape(counter)[0] < 2:
         raise node_error(ctx, f"key must have shape [1] and counter at least [2] (Philox), got "
                          f"{list(np.shape(key))} and {list(np.shape(counter))}")
-    key, counter = jnp.asarray(key), jnp.asarray(counter)
-    return _philox.counter_bits(_words64(key[0]), (*_words64(counter[0]), *_words64(counter[1])))
+    return _philox.key_counter_bits(jnp.asarray(key), jnp.asarray(counter))
 
 
 def _seed_bits(ctx: Any, seed: Any) -> Any:
@@ -159,9 +152,7 @@ def _get_key_counter(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) 
     seed = inputs[0]
     if np.shape(seed) != (2,):
         raise node_error(ctx, f"seed must have shape [2], not {list(np.shape(seed))}")
-    (k0, k1), (c0, c1, c2, c3) = _philox.key_counter_of_seed(jnp.asarray(seed))
-    join = lambda lo, hi: lo.astype(jnp.uint64) | (hi.astype(jnp.uint64) << jnp.uint64(32))  # noqa: E731
-    return [join(k0, k1)[None], jnp.stack([join(c0, c1), join(c2, c3)])]
+    return list(_philox.seed_key_counter64(jnp.asarray(seed)))
 
 
 @lowering("StatelessRandomGetKeyCounterAlg", multi=True)
@@ -193,16 +184,16 @@ def _stateless_uniform_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, A
 
 @lowering("StatelessRandomNormalV2", static_inputs=(0, 3))
 def _stateless_normal_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    """TF's Philox standard normals (Box-Muller; float16/bfloat16/float32)."""
-    dt = _float_dtype(ctx, attrs, _FLOATS)
+    """TF's Philox standard normals (Box-Muller; float16/bfloat16/float32/float64)."""
+    dt = _float_dtype(ctx, attrs, (*_FLOATS, np.dtype(np.float64)))
     bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
     return _philox.stateless_normal(bits, _shape(ctx, inputs[0]), dt)
 
 
 @lowering("StatelessTruncatedNormalV2", static_inputs=(0, 3))
 def _stateless_truncated_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    """TF's Philox standard normals within ``(-2, 2)`` (float16/bfloat16/float32)."""
-    dt = _float_dtype(ctx, attrs, _FLOATS)
+    """TF's Philox standard normals within ``(-2, 2)`` (float16/bfloat16/float32/float64)."""
+    dt = _float_dtype(ctx, attrs, (*_FLOATS, np.dtype(np.float64)))
     bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
     return _philox.stateless_truncated_normal(bits, _shape(ctx, inputs[0]), dt)
 

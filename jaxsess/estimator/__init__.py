@@ -38,4 +38,5 @@ from jaxsess._tf1.train._hooks import (  # TF's estimator namespace re-exports t
     StopAtStepHook as StopAtStepHook,
     SummarySaverHook as SummarySaverHook,
 )
+from jaxsess._tf1.train._warm_start import VocabInfo as VocabInfo
 from jaxsess.estimator import export as export, inputs as inputs

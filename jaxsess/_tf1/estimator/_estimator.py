@@ -14,7 +14,6 @@ import collections
 import copy
 import inspect
 import os
-import re
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -35,7 +34,7 @@ from jaxsess._tf1.saved_model import tag_constants
 from jaxsess._tf1.saved_model.builder import SavedModelBuilder
 from jaxsess._tf1.summary._ops import scalar as scalar_summary
 from jaxsess._tf1.summary._writer import FileWriterCache
-from jaxsess._tf1.train._checkpoint_utils import init_from_checkpoint, list_variables, load_checkpoint
+from jaxsess._tf1.train._checkpoint_utils import list_variables, load_checkpoint
 from jaxsess._tf1.train._global_step import create_global_step, get_global_step
 from jaxsess._tf1.train._hooks import (
     CheckpointSaverHook,
@@ -52,6 +51,7 @@ from jaxsess._tf1.train._hooks import (
 )
 from jaxsess._tf1.train._monitored import ChiefSessionCreator, MonitoredSession, Scaffold
 from jaxsess._tf1.train._saver import Saver, latest_checkpoint
+from jaxsess._tf1.train._warm_start import warm_start
 
 __all__ = ["Estimator", "WarmStartSettings"]
 
@@ -173,10 +173,12 @@ class WarmStartSettings(collections.namedtuple("WarmStartSettings", [
 
     ``ckpt_to_initialize_from`` is a checkpoint file or directory;
     ``vars_to_warm_start`` a regular expression matched against the trainable
-    variables' names (default ``'.*'``: all), a list of variable names (any
-    variables), or ``None`` (none); ``var_name_to_prev_var_name`` maps a
-    variable's name to its name in the checkpoint. Vocabulary remapping
-    (``var_name_to_vocab_info``) is not supported.
+    variables' names (default ``'.*'``: all), a list of regular expressions over
+    all global variables' names or a list of variables, or ``None`` (only those
+    in ``var_name_to_vocab_info``); ``var_name_to_vocab_info`` maps a variable's
+    name to a ``tf.estimator.VocabInfo`` (``tf.train.VocabInfo``);
+    ``var_name_to_prev_var_name`` maps a variable's name to its name in the
+    checkpoint. Applied by ``tf.train.warm_start``, as TF's ``Estimator``.
     """
 
     def __new__(cls, ckpt_to_initialize_from: str | os.PathLike[str], vars_to_warm_start: Any = ".*",
@@ -184,8 +186,6 @@ class WarmStartSettings(collections.namedtuple("WarmStartSettings", [
                 var_name_to_prev_var_name: dict[str, str] | None = None) -> WarmStartSettings:
         if not ckpt_to_initialize_from:
             raise ValueError("Need to specify where to warm-start from (ckpt_to_initialize_from).")
-        if var_name_to_vocab_info:
-            raise ValueError("WarmStartSettings: var_name_to_vocab_info is not supported by jaxsess.")
         return super().__new__(cls, os.fspath(ckpt_to_initialize_from), vars_to_warm_start, var_name_to_vocab_info,
                                var_name_to_prev_var_name)
 
@@ -357,18 +357,7 @@ class Estimator:
         if checkpoint_path or ws is None:
             return
         tf_logging.info("Warm-starting with WarmStartSettings: %s", ws)
-        variables = state_ops.trainable_variables()
-        if isinstance(ws.vars_to_warm_start, str):
-            pattern = re.compile(ws.vars_to_warm_start)
-            chosen = [v for v in variables if pattern.match(v.op.name)]
-        elif ws.vars_to_warm_start is None:
-            chosen = []
-        else:
-            names = set(ws.vars_to_warm_start)
-            chosen = [v for v in state_ops.global_variables() if v.op.name in names]
-        renames = dict(ws.var_name_to_prev_var_name or {})
-        if chosen:
-            init_from_checkpoint(ws.ckpt_to_initialize_from, {renames.get(v.op.name, v.op.name): v for v in chosen})
+        warm_start(*ws)  # as TF's Estimator: warm_starting_util.warm_start(*settings)
 
     def _scaffold_with_saver(self, scaffold: Scaffold) -> Scaffold:
         if scaffold.saver is None and not get_default_graph().get_collection(GraphKeys.SAVERS):

@@ -539,3 +539,27 @@ def test_reverse_is_tf_reverse_v2_with_an_axis_input() -> None:
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(y, {"x:0": np.arange(6, dtype=np.float32).reshape(2, 3)}),
                                       [[2, 1, 0], [5, 4, 3]])
+
+
+def test_depthwise_and_conv3d_nodes_carry_tfs_attribute_lengths() -> None:
+    # Real TF refuses DepthwiseConv2dNative/Conv3D nodes whose strides/dilations are not 4/5-lists
+    # ("DepthwiseConv2D requires the stride attribute to contain 4 values"); checked against real
+    # TF by hand: it imports these nodes and computes the same values.
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [1, 5, 5, 2], name="x")
+        tf.nn.depthwise_conv2d(x, tf.ones([3, 3, 2, 2]), [1, 2, 2, 1], "SAME", name="dw")
+        x3 = tf.placeholder(tf.float32, [1, 4, 4, 4, 1], name="x3")
+        tf.nn.conv3d(x3, tf.ones([2, 2, 2, 1, 2]), [1, 2, 1, 1, 1], "SAME", name="c3")
+    nodes = {n.name: n for n in g.as_graph_def().node}
+    assert list(nodes["dw"].attr["strides"].list.i) == [1, 2, 2, 1]
+    assert list(nodes["dw"].attr["dilations"].list.i) == [1, 1, 1, 1]
+    assert list(nodes["c3"].attr["strides"].list.i) == [1, 2, 1, 1, 1]
+    assert list(nodes["c3"].attr["dilations"].list.i) == [1, 1, 1, 1, 1]
+    xv = np.arange(50, dtype=np.float32).reshape(1, 5, 5, 2)
+    with tf.Graph().as_default():
+        import_graph_def(g.as_graph_def(), name="")
+        with tf.Session() as s:
+            got = s.run("dw:0", {"x:0": xv})
+    with tf.Session(graph=g) as s:
+        np.testing.assert_array_equal(got, s.run("dw:0", {"x:0": xv}))

@@ -22,7 +22,7 @@ import numpy as np
 
 from jaxsess._core import dtypes as _dtypes
 from jaxsess._core.graph._builder import apply_op, convert_to_tensor
-from jaxsess._core.graph._registry import register_op
+from jaxsess._core.graph._registry import TFOp, register_op
 from jaxsess._tf1.ops import array_ops as array_ops
 from jaxsess._tf1.ops._args import float_input, op_scope, same_dtype, static_ints
 from jaxsess._tf1.ops.conv_ops import _output_shape
@@ -71,7 +71,25 @@ def _window5(fmt: str, dhw: tuple[int, ...]) -> tuple[int, ...]:
     return (1, *dhw, 1) if fmt == "NDHWC" else (1, 1, *dhw)
 
 
-@register_op("Conv3D", default_name="Conv3D")
+def _conv3d_to_tf(a: dict[str, Any], specs: Any) -> tuple[dict[str, Any], list[np.ndarray]]:
+    fmt = a["data_format"]
+    return {"strides": _window5(fmt, a["strides"]), "dilations": _window5(fmt, a["dilations"]),
+            "padding": a["padding"], "data_format": fmt}, []
+
+
+def _conv3d_from_tf(a: dict[str, Any], consts: Any) -> dict[str, Any]:
+    fmt = a.get("data_format", "NDHWC")
+    dhw = (1, 2, 3) if fmt == "NDHWC" else (2, 3, 4)
+    dil = a.get("dilations") or (1, 1, 1, 1, 1)
+    strides = a["strides"]
+    if len(strides) == 3:  # written by an earlier jaxsess (3-lists, which real TF refuses)
+        return {"strides": tuple(strides), "padding": a["padding"], "dilations": tuple(dil), "data_format": fmt}
+    return {"strides": tuple(strides[i] for i in dhw), "padding": a["padding"],
+            "dilations": tuple(dil[i] for i in dhw), "data_format": fmt}
+
+
+# TF: strides/dilations as 5-lists in data_format order
+@register_op("Conv3D", default_name="Conv3D", tf=TFOp(to_tf=_conv3d_to_tf, from_tf=_conv3d_from_tf))
 def _conv3d(x: Any, w: Any, *, strides: tuple[int, ...], padding: str, dilations: tuple[int, ...],
             data_format: str) -> Any:
     if x.ndim != 5 or w.ndim != 5:

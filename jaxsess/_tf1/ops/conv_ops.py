@@ -17,7 +17,7 @@ import jax.numpy as jnp
 
 from jaxsess._core.graph._builder import apply_op, constant_value
 from jaxsess._core.graph._graph import Tensor
-from jaxsess._core.graph._registry import register_op
+from jaxsess._core.graph._registry import TFOp, register_op
 from jaxsess._tf1.ops import _conv_cpu, array_ops as array_ops
 from jaxsess._tf1.ops._args import (
     data_format_arg,
@@ -29,7 +29,7 @@ from jaxsess._tf1.ops._args import (
     static_int,
     static_ints,
 )
-from jaxsess._tf1.ops.nn_ops import conv2d
+from jaxsess._tf1.ops.nn_ops import _conv_from_tf, _conv_to_tf, conv2d
 
 __all__ = ["conv2d_transpose", "conv1d", "depthwise_conv2d", "separable_conv2d", "conv2d_backprop_input",
            "conv2d_backprop_filter", "depthwise_conv2d_native"]
@@ -161,7 +161,8 @@ def conv1d(value: Any = None, filters: Any = None, stride: Any = None, padding: 
         return array_ops.squeeze(y, [spatial], name=scope)
 
 
-@register_op("DepthwiseConv2dNative", default_name="depthwise")
+# TF: strides/dilations as 4-lists in data_format order (as Conv2D; real TF refuses 2-lists)
+@register_op("DepthwiseConv2dNative", default_name="depthwise", tf=TFOp(to_tf=_conv_to_tf, from_tf=_conv_from_tf))
 def _depthwise(x: Any, w: Any, *, strides: tuple[int, int], padding: Any, dilations: tuple[int, int],
                data_format: str) -> Any:
     c = w.shape[2]

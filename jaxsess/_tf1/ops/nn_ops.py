@@ -437,7 +437,10 @@ def _conv_from_tf(a: dict[str, Any], consts: Any) -> dict[str, Any]:
     if pad == "EXPLICIT":
         ep = a["explicit_paddings"]
         pad = tuple((int(ep[2 * i]), int(ep[2 * i + 1])) for i in hw)
-    return {"strides": tuple(a["strides"][i] for i in hw), "padding": pad,
+    strides = a["strides"]
+    if len(strides) == 2:  # a depthwise node written by an earlier jaxsess (2-lists, which real TF refuses)
+        return {"strides": tuple(strides), "padding": pad, "dilations": tuple(dil), "data_format": fmt}
+    return {"strides": tuple(strides[i] for i in hw), "padding": pad,
             "dilations": tuple(dil[i] for i in hw), "data_format": fmt}
 
 

@@ -174,28 +174,25 @@ def _v1_or_v2(ctx: Any, inputs: Sequence[Any], v2: bool) -> tuple[Any, list[Any]
     return _seed_bits(ctx, inputs[1]), list(inputs[2:])
 
 
-@lowering("StatelessRandomUniformV2", static_inputs=(0, 3))
-def _stateless_uniform_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    """TF's Philox numbers in ``[0, 1)`` of ``dtype`` (float16/bfloat16/float32/float64)."""
-    dt = _float_dtype(ctx, attrs, (*_FLOATS, np.dtype(np.float64)))
-    bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
-    return _philox.stateless_uniform(bits, _shape(ctx, inputs[0]), dt)
+def _stateless_floats(sample: Any) -> Any:
+    """The lowering of a stateless float op (V1 or V2): ``sample(bits, shape, dtype)`` of
+    float16/bfloat16/float32/float64 from TF's Philox stream."""
+
+    def lower(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
+        dt = _float_dtype(ctx, attrs, (*_FLOATS, np.dtype(np.float64)))
+        bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
+        return sample(bits, _shape(ctx, inputs[0]), dt)
+
+    return lower
 
 
-@lowering("StatelessRandomNormalV2", static_inputs=(0, 3))
-def _stateless_normal_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    """TF's Philox standard normals (Box-Muller; float16/bfloat16/float32/float64)."""
-    dt = _float_dtype(ctx, attrs, (*_FLOATS, np.dtype(np.float64)))
-    bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
-    return _philox.stateless_normal(bits, _shape(ctx, inputs[0]), dt)
-
-
-@lowering("StatelessTruncatedNormalV2", static_inputs=(0, 3))
-def _stateless_truncated_v2(ctx: Any, inputs: Sequence[Any], attrs: Mapping[str, Any]) -> Any:
-    """TF's Philox standard normals within ``(-2, 2)`` (float16/bfloat16/float32/float64)."""
-    dt = _float_dtype(ctx, attrs, (*_FLOATS, np.dtype(np.float64)))
-    bits, _ = _v1_or_v2(ctx, inputs, ctx.op_type.endswith("V2"))
-    return _philox.stateless_truncated_normal(bits, _shape(ctx, inputs[0]), dt)
+# TF's Philox numbers in [0, 1); standard normals (Box-Muller); standard normals within (-2, 2)
+_stateless_uniform_v2 = _stateless_floats(_philox.stateless_uniform)
+_stateless_normal_v2 = _stateless_floats(_philox.stateless_normal)
+_stateless_truncated_v2 = _stateless_floats(_philox.stateless_truncated_normal)
+lowering("StatelessRandomUniformV2", static_inputs=(0, 3))(_stateless_uniform_v2)
+lowering("StatelessRandomNormalV2", static_inputs=(0, 3))(_stateless_normal_v2)
+lowering("StatelessTruncatedNormalV2", static_inputs=(0, 3))(_stateless_truncated_v2)
 
 
 @lowering("StatelessRandomUniformIntV2", static_inputs=(0, 3))

@@ -27,10 +27,9 @@ from jaxsess._core.graph._builder import apply_op, convert_to_tensor
 from jaxsess._core.graph._graph import Operation
 from jaxsess._core.graph._host import device_lowering, register_host, require_no_assign_before
 from jaxsess._core.graph._registry import TFOp, register_op
-from jaxsess._core.graph._shape import TensorShape
 from jaxsess._tf1.ops import gather_ops
 from jaxsess._tf1.ops._args import op_scope, static_int
-from jaxsess._tf1.ops.image_ops_impl import _nms, non_max_suppression
+from jaxsess._tf1.ops.image_ops_impl import _nms, _nms_host_infer, non_max_suppression
 
 __all__ = ["non_max_suppression_with_scores", "non_max_suppression_overlaps", "combined_non_max_suppression"]
 
@@ -57,17 +56,13 @@ def non_max_suppression_with_scores(boxes: Any, scores: Any, max_output_size: An
         return idx, gather_ops.gather(s, idx, name=scope)
 
 
-def _overlaps_infer(specs: Any, attrs: dict[str, Any]) -> list[tuple[TensorShape, Any]]:
-    return [(TensorShape([None]), _dtypes.int32)]
-
-
-@register_op("NonMaxSuppressionWithOverlaps", infer=_overlaps_infer, lowering=device_lowering,
+@register_op("NonMaxSuppressionWithOverlaps", infer=_nms_host_infer, lowering=device_lowering,
              default_name="NonMaxSuppressionWithOverlaps")
 def _overlaps_device(*inputs: Any, **attrs: Any) -> Any:  # pragma: no cover - host only
     raise AssertionError("NonMaxSuppressionWithOverlaps runs on the host")
 
 
-@register_host("NonMaxSuppressionWithOverlaps", always=True, infer=_overlaps_infer)
+@register_host("NonMaxSuppressionWithOverlaps", always=True, infer=_nms_host_infer)
 def _host_overlaps(ctx: Any, op: Operation, inputs: list[Any]) -> tuple[Any, ...]:
     overlaps, scores, threshold, score_threshold = (np.asarray(v, np.float32) for v in inputs)
     if overlaps.ndim != 2 or overlaps.shape[0] != overlaps.shape[1] or overlaps.shape[0] != scores.shape[0]:

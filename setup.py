@@ -17,7 +17,10 @@ setup(
     ext_modules=[
         Extension(
             "jaxsess._core.runtime._hot",
-            [_HOT + name for name in ("_hot.c", "_hot_registry.c", "_hot_wrap.c", "_hot_common.c", "_hot_module.c")],
+            [
+                _HOT + name
+                for name in ("_hot.c", "_hot_registry.c", "_hot_wrap.c", "_hot_owned.c", "_hot_common.c", "_hot_module.c")
+            ],
             depends=[_HOT + "_hot.h"],
             optional=True,
         )

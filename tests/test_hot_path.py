@@ -441,7 +441,7 @@ def test_c_and_python_wrap_calls_agree(seq: list[Any], cleanup: str, limit: int 
             if i == 1:  # the Python reference path
                 made = {k: getattr(f, "_python", f) for k, f in made.items()}
             fns.append(made)
-        if C_BUILT and cleanup != "ON_SESSION_CLOSE":
+        if C_BUILT:
             assert type(fns[0]["one"]).__name__ == "WrapCall"
         kept: list[list[Any]] = [[], []]
         for action in [*seq, ("close",)]:
@@ -493,9 +493,9 @@ def _describe_wrap(outcome: Any) -> Any:
 @pytest.mark.skipif(not C_BUILT, reason="the C hot path is off (JAXSESS_C_HOT_PATH=0)")
 def test_wrap_of_a_fresh_callable_is_the_c_twin() -> None:
     """``session.jit`` and ``session.wrap(jax.jit(f))`` give a ``WrapCall``
-    under the weak strategies, whose ``_python`` is the Python ``call`` and
-    whose ``__wrapped__`` is the callable; ``ON_SESSION_CLOSE`` (strong
-    holding) and non-fresh callables keep the Python function."""
+    under every strategy, whose ``_python`` is the Python ``call`` and
+    whose ``__wrapped__`` is the callable; non-fresh callables keep the
+    Python function."""
     from jaxsess._core.runtime._session import BaseSession
 
     with BaseSession(cleanup="ON_SAFE_POINTS") as s:
@@ -506,4 +506,4 @@ def test_wrap_of_a_fresh_callable_is_the_c_twin() -> None:
         assert w.__name__ == "<lambda>" and w._python.__name__ == "call"  # update_wrapper on the C twin
         assert type(s.wrap(lambda v: v)).__name__ == "function"
     with BaseSession(cleanup="ON_SESSION_CLOSE") as s:
-        assert type(s.jit(lambda v: v + 1.0)).__name__ == "function"
+        assert type(s.jit(lambda v: v + 1.0)).__name__ == "WrapCall"

@@ -442,9 +442,13 @@ def test_device_out_of_memory_is_resource_exhausted_with_what_the_session_owns()
 
 
 def _call_with(wrapper: Any, replacement: Any, *args: Any) -> Any:
-    # Runs `wrapper` with its jax.jit function replaced (the session.wrap call closes over it).
-    cell = next(c for c in wrapper.__closure__ if c.cell_contents is wrapper.jitted)
+    # Runs `wrapper` with its jax.jit function replaced: the session.wrap call
+    # closes over it; its C twin (WrapCall) calls its _fn.
+    py = getattr(wrapper, "_python", wrapper)
+    cell = next(c for c in py.__closure__ if c.cell_contents is wrapper.jitted)
     cell.cell_contents = replacement
+    if py is not wrapper:
+        wrapper._fn = replacement
     return wrapper(*args)
 
 

@@ -10,6 +10,8 @@
  *   _hot_registry.c   OwnershipRegistry._swap_pinned (_resources.py):
  *                     swap_pinned, configure_registry
  *   _hot_wrap.c       the `call` of BaseSession._wrap (_session.py): WrapCall
+ *   _hot_owned.c      the registry's table of owned arrays and its counters
+ *                     (_resources._OwnedDict): OwnedTable
  *   _hot_common.c     the helpers and globals they share (below)
  *   _hot_module.c     PyInit__hot: the module, with what each file adds to it
  *
@@ -80,6 +82,7 @@ typedef struct {
     PyObject *acquire, *release, *locked;
     /* WrapCall: the registry's containers, never rebound after its __init__ */
     PyObject *owned, *dead, *died, *pending, *inflight;
+    PyObject *batches;  /* WrapCall: ON_SESSION_CLOSE's _batches (its strong holding), else NULL */
     PyObject *sdict;    /* WrapCall: the session's instance dict */
     Py_ssize_t n;       /* HotRunner: the number of feeds */
     int device;         /* HotRunner: device fetches */
@@ -102,6 +105,26 @@ int hot_common_init(void);
 int hot_swap_arrays(PyObject *reg, PyObject *const *oi, PyObject *const *ni, Py_ssize_t n);
 
 int hot_registry_init(PyObject *module);
+
+/* -- _hot_owned.c ---------------------------------------------------------------------- */
+
+/* The registry's counters (SessionStats' allocated and freed arrays, live and peak bytes). */
+typedef struct {
+    long long allocated, freed, live, peak;
+} OwnedCounts;
+
+/* An OwnedTable (exactly: the registry makes it), its counters, and its
+ * entries keyed by the weak reference's address. None of these runs Python
+ * code. insert: 0, or -1 with MemoryError set (after reserve(n) succeeded,
+ * n inserts of new keys cannot fail); pop and contains: 1 found, 0 not. */
+int hot_owned_check(PyObject *op);
+OwnedCounts *hot_owned_counts(PyObject *table);
+Py_ssize_t hot_owned_len(PyObject *table);
+int hot_owned_reserve(PyObject *table, Py_ssize_t n);
+int hot_owned_insert(PyObject *table, PyObject *ref, long long nbytes, PyObject *producer);
+int hot_owned_pop(PyObject *table, const void *ref, long long *nbytes);
+int hot_owned_contains(PyObject *table, const void *ref);
+int hot_owned_init(PyObject *module);
 
 /* -- _hot.c, _hot_wrap.c --------------------------------------------------------------- */
 

@@ -251,6 +251,7 @@ hot_wrapper_traverse(Wrapper *self, visitproc visit, void *arg)
     Py_VISIT(self->died);
     Py_VISIT(self->pending);
     Py_VISIT(self->inflight);
+    Py_VISIT(self->batches);
     Py_VISIT(self->sdict);
     return 0;
 }
@@ -276,6 +277,7 @@ hot_wrapper_clear(Wrapper *self)
     Py_CLEAR(self->died);
     Py_CLEAR(self->pending);
     Py_CLEAR(self->inflight);
+    Py_CLEAR(self->batches);
     Py_CLEAR(self->sdict);
     return 0;
 }

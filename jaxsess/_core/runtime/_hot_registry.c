@@ -15,36 +15,13 @@
  */
 #include "_hot.h"
 
-static PyObject *s_allocated, *s_aval, *s_freed, *s_is_deleted, *s_live_bytes, *s_owned, *s_peak_bytes, *s_pinned;
+static PyObject *s_aval, *s_is_deleted, *s_owned, *s_pinned;
 
-/* -- the registry's tables and counters ------------------------------------------------ */
+/* -- the registry's tables ------------------------------------------------ */
 
 PyObject *hot_nbytes_cache; /* _resources._nbytes_cache: aval -> bytes (_hot.h) */
 /* (hot_registry_configured, hot_concrete and the idle safe points, set by configure_registry
  * too, are in _hot_common.c.) */
-
-/* getattr(obj, name) as a C long long; -1 with an error set on failure. */
-static int
-attr_ll(PyObject *obj, PyObject *name, long long *out)
-{
-    PyObject *v = PyObject_GetAttr(obj, name);
-    if (v == NULL)
-        return -1;
-    *out = PyLong_AsLongLong(v);
-    Py_DECREF(v);
-    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
-}
-
-static int
-set_ll(PyObject *obj, PyObject *name, long long value)
-{
-    PyObject *v = PyLong_FromLongLong(value);
-    if (v == NULL)
-        return -1;
-    int r = PyObject_SetAttr(obj, name, v);
-    Py_DECREF(v);
-    return r;
-}
 
 /* The registry's tables, held while its lock is. */
 typedef struct {
@@ -63,7 +40,7 @@ get_tables(PyObject *reg, Tables *t)
     t->pinned = t->owned == NULL ? NULL : PyObject_GetAttr(reg, s_pinned);
     t->pending = t->pinned == NULL ? NULL : PyObject_GetAttr(reg, hot_s_pending);
     int ok = t->pending == NULL ? -1
-                                : PyDict_CheckExact(t->owned) && PyDict_CheckExact(t->pinned)
+                                : hot_owned_check(t->owned) && PyDict_CheckExact(t->pinned)
                                       && PyList_CheckExact(t->pending);
     if (ok <= 0) {
         Py_CLEAR(t->owned);
@@ -79,29 +56,6 @@ drop_tables(Tables *t)
     Py_CLEAR(t->owned);
     Py_CLEAR(t->pinned);
     Py_CLEAR(t->pending);
-}
-
-/* The registry's counters (SessionStats' allocated, freed, live and peak bytes). */
-typedef struct {
-    long long allocated, freed, live, peak;
-} Counts;
-
-static int
-get_counts(PyObject *reg, Counts *c)
-{
-    return attr_ll(reg, s_allocated, &c->allocated) < 0 || attr_ll(reg, s_freed, &c->freed) < 0
-                   || attr_ll(reg, s_live_bytes, &c->live) < 0 || attr_ll(reg, s_peak_bytes, &c->peak) < 0
-               ? -1
-               : 0;
-}
-
-static int
-set_counts(PyObject *reg, const Counts *c)
-{
-    return set_ll(reg, s_allocated, c->allocated) < 0 || set_ll(reg, s_freed, c->freed) < 0
-                   || set_ll(reg, s_live_bytes, c->live) < 0 || set_ll(reg, s_peak_bytes, c->peak) < 0
-               ? -1
-               : 0;
 }
 
 /* -- swap_pinned: a stateful run's variable writes -----------------------------------
@@ -167,7 +121,7 @@ static int
 swap_locked(PyObject *reg, PyObject *const *olds, PyObject *const *news, Py_ssize_t n, PyObject *sizes)
 {
     Tables t = {NULL, NULL, NULL};
-    Counts c;
+    OwnedCounts c;
     PyObject *ids = NULL;
     int result = get_tables(reg, &t);
     if (result <= 0)
@@ -188,17 +142,18 @@ swap_locked(PyObject *reg, PyObject *const *olds, PyObject *const *news, Py_ssiz
         PyTuple_SET_ITEM(ids, i, id);
         int known = PyDict_Contains(t.pinned, id);
         if (known == 0)
-            known = PyDict_Contains(t.owned, id);
+            known = hot_owned_contains(t.owned, news[i]);
         if (known != 0) {
             result = known < 0 ? -1 : 0;
             goto done;
         }
     }
     long long total = PyLong_AsLongLong(PyTuple_GET_ITEM(sizes, 2));
-    if ((total == -1 && PyErr_Occurred()) || get_counts(reg, &c) < 0) {
+    if (total == -1 && PyErr_Occurred()) {
         result = -1;
         goto done;
     }
+    c = *hot_owned_counts(t.owned);
     /* From here on the registry changes: errors are reported. */
     result = 1;
     for (Py_ssize_t i = 0; i < n; i++) { /* the olds' entries: freed (all are deleted) */
@@ -236,9 +191,9 @@ swap_locked(PyObject *reg, PyObject *const *olds, PyObject *const *news, Py_ssiz
     c.live += total;
     if (c.live > c.peak)
         c.peak = c.live;
-    if (set_counts(reg, &c) < 0)
-        result = -1;
 done:
+    if (result == 1)
+        *hot_owned_counts(t.owned) = c;
     drop_tables(&t);
     Py_XDECREF(ids);
     return result;
@@ -334,13 +289,9 @@ static PyMethodDef registry_methods[] = {
 int
 hot_registry_init(PyObject *module)
 {
-    HOT_INTERN(s_allocated, "_allocated");
     HOT_INTERN(s_aval, "aval");
-    HOT_INTERN(s_freed, "_freed");
     HOT_INTERN(s_is_deleted, "is_deleted");
-    HOT_INTERN(s_live_bytes, "_live_bytes");
     HOT_INTERN(s_owned, "_owned");
-    HOT_INTERN(s_peak_bytes, "_peak_bytes");
     HOT_INTERN(s_pinned, "_pinned");
     return PyModule_AddFunctions(module, registry_methods);
 }

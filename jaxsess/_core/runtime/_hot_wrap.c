@@ -7,17 +7,19 @@
  * positional calls step by step as `call` does, and owns the outputs as
  * OwnershipRegistry.own_one / own_fresh (_resources.py) do: one weak
  * reference per array whose callback is the registry's _died, its size from
- * the aval cache, entered under the registry's lock with the same allocated,
- * live and peak counts and the same budget pressure. Anything else calls the
- * Python code: keyword arguments, a closed session (it raises), a leaf that
- * is not a concrete jax.Array, an aval not in the size cache, a busy lock,
- * and the registries of ON_SESSION_CLOSE (their strong holding; _session.py
- * makes no WrapCall for them).
+ * the aval caches, entered in the registry's OwnedTable (_hot_owned.c) under
+ * its lock with the same allocated, live and peak counts and the same budget
+ * pressure; under ON_SESSION_CLOSE the call's arrays join _batches, strongly
+ * held, as _own does. Anything else calls the Python code: keyword
+ * arguments, a closed session (it raises), a leaf that is not a concrete
+ * jax.Array, an aval no size cache knows, a busy lock.
  *
  * What a call costs on top of the jitted call is kept to C operations: the
  * registry's attributes are read and written in its instance dict (held
  * since the WrapCall was made), its lock's methods and its containers
- * (_owned, _dead, _died, _pending, inflight: never rebound) are bound once,
+ * (_owned, _dead, _died, _pending, inflight, _batches: never rebound) are
+ * bound once, the owned table and its counters are C structures,
+ * sizes are cached by aval address,
  * the safe point is called only when it has something to do
  * (hot_safe_point_idle), and the leaves of an output made of exact dicts,
  * lists, tuples and None are collected directly (the same leaves as
@@ -26,8 +28,9 @@
  */
 #include "_hot.h"
 
-static PyObject *s_inflight, *s_died, *s_owned, *s_allocated, *s_live_bytes, *s_peak_bytes, *s_freed;
+static PyObject *s_inflight, *s_died, *s_owned;
 static PyObject *s_collect_at, *s_wake, *s_set, *s_aval, *s_own_fresh, *s_lock, *s_release, *s_locked;
+static PyObject *s_hold, *s_batches;
 
 #define MAX_DEPTH 64 /* deeper outputs: jax.tree_util.tree_leaves */
 
@@ -50,6 +53,43 @@ is_concrete_type(PyTypeObject *tp)
     return c;
 }
 
+/* The getter of `aval` of the last type asked for: ArrayImpl's `aval` is a
+ * property of its own class, which getattr finds and calls (a data
+ * descriptor wins over the instance dict); calling its fget directly skips
+ * the lookup. Anything else (another descriptor, an inherited one): NULL,
+ * and getattr. */
+static PyTypeObject *g_aval_type;
+static PyObject *g_aval_fget;
+
+static PyObject *
+aval_fget_of(PyTypeObject *tp)
+{
+    if (tp == g_aval_type)
+        return g_aval_fget;
+    PyObject *fget = NULL, *d = PyObject_GetAttrString((PyObject *)tp, "__dict__");
+    PyObject *descr = d == NULL ? NULL : PyObject_GetItem(d, s_aval);
+    if (descr != NULL && Py_IS_TYPE(descr, &PyProperty_Type)) {
+        fget = PyObject_GetAttrString(descr, "fget");
+        if (fget != NULL && !PyCallable_Check(fget))
+            Py_CLEAR(fget);
+    }
+    PyErr_Clear();
+    Py_XDECREF(descr);
+    Py_XDECREF(d);
+    Py_INCREF(tp);
+    Py_XSETREF(g_aval_type, tp);
+    Py_XSETREF(g_aval_fget, fget);
+    return fget;
+}
+
+/* arr.aval, a new reference; NULL with an error set. */
+static inline PyObject *
+aval_of(PyObject *arr)
+{
+    PyObject *fget = aval_fget_of(Py_TYPE(arr));
+    return fget != NULL ? PyObject_CallOneArg(fget, arr) : PyObject_GetAttr(arr, s_aval);
+}
+
 /* d[name], borrowed; NULL with an error set when it is missing. */
 static PyObject *
 dget(PyObject *d, PyObject *name)
@@ -60,32 +100,17 @@ dget(PyObject *d, PyObject *name)
     return v;
 }
 
-static int
-dget_ll(PyObject *d, PyObject *name, long long *out)
-{
-    PyObject *v = dget(d, name);
-    if (v == NULL)
-        return -1;
-    *out = PyLong_AsLongLong(v);
-    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
-}
-
-static int
-dset_ll(PyObject *d, PyObject *name, long long value)
-{
-    PyObject *v = PyLong_FromLongLong(value);
-    if (v == NULL)
-        return -1;
-    int r = PyDict_SetItem(d, name, v);
-    Py_DECREF(v);
-    return r;
-}
-
 /* Removes the last occurrence of `me` from `inflight` (list.remove of a
  * multiset: which one does not matter), keeping any exception set. */
 static int
 leave_inflight(PyObject *inflight, PyObject *me)
 {
+    Py_ssize_t last = PyList_GET_SIZE(inflight) - 1;
+    if (last >= 0 && PyList_GET_ITEM(inflight, last) == me) { /* the common case: list.pop() */
+        Py_SET_SIZE(inflight, last);
+        Py_DECREF(me); /* an int: runs no code */
+        return 0;
+    }
     int result = 0;
     PyObject *exc = hot_take_exception();
     Py_ssize_t i = PyList_GET_SIZE(inflight);
@@ -106,6 +131,30 @@ leave_inflight(PyObject *inflight, PyObject *me)
         hot_give_exception(exc);
     }
     return result;
+}
+
+/* threading.get_ident(), a new reference: the last thread's int is reused. */
+static PyObject *
+thread_ident(void)
+{
+    unsigned long id = PyThread_get_thread_ident();
+#ifndef Py_GIL_DISABLED
+    static unsigned long last_id;
+    static PyObject *last;
+    if (last != NULL && id == last_id) {
+        Py_INCREF(last);
+        return last;
+    }
+    PyObject *me = PyLong_FromUnsignedLong(id);
+    if (me != NULL) {
+        Py_INCREF(me);
+        Py_XSETREF(last, me);
+        last_id = id;
+    }
+    return me;
+#else
+    return PyLong_FromUnsignedLong(id);
+#endif
 }
 
 /* registry.own_fresh(out, producer): the Python reference. */
@@ -157,133 +206,131 @@ collect_leaves(PyObject *tree, PyObject *acc, int depth)
     return PyList_Append(acc, tree) < 0 ? -1 : 1;
 }
 
-/* The registry's counters (SessionStats' allocated, freed, live and peak bytes). */
-typedef struct {
-    long long allocated, freed, live, peak;
-} Counts;
+/* Sizes of avals by address: a direct-mapped cache in front of the registry's
+ * aval-keyed _nbytes_cache (whose lookup hashes the aval in Python). Each
+ * slot holds its aval, so that its address is not reused while cached. */
+#define AVAL_SLOTS 256
+static struct {
+    PyObject *aval;
+    long long nbytes;
+} g_aval_sizes[AVAL_SLOTS];
 
-/* Caller holds the lock: OwnershipRegistry._reap, inlined (the entries of
+/* The size of arrays of `aval`: >= 0; -2 when no cache knows it (the Python
+ * code computes it); -1 with an error set. */
+static long long
+size_of_aval(PyObject *aval)
+{
+    size_t h = (size_t)(uintptr_t)aval;
+    h = (h >> 4) ^ (h >> 12);
+    h &= AVAL_SLOTS - 1;
+    if (g_aval_sizes[h].aval == aval)
+        return g_aval_sizes[h].nbytes;
+    PyObject *nb = PyDict_GetItemWithError(hot_nbytes_cache, aval); /* borrowed */
+    if (nb == NULL)
+        return PyErr_Occurred() ? -1 : -2;
+    long long v = PyLong_AsLongLong(nb);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (v < 0)
+        return -2;
+    Py_INCREF(aval);
+    Py_XSETREF(g_aval_sizes[h].aval, aval);
+    g_aval_sizes[h].nbytes = v;
+    return v;
+}
+
+/* The lock is free (or held by the caller, without the GIL): OwnershipRegistry._reap, inlined (the entries of
  * arrays that died dropped and counted freed); 1 when something was reaped. */
 static int
-reap_locked(PyObject *dead, PyObject *owned, Counts *c)
+reap_locked(PyObject *dead, PyObject *owned, OwnedCounts *c)
 {
     Py_ssize_t nd = PyList_GET_SIZE(dead);
     if (nd == 0)
         return 0;
-    /* The first nd refs, read in place (the list holds them; what runs below
-     * is dict work on int keys, which runs no Python code), then dropped. */
+    /* The first nd refs, read in place (the list holds them; the table's pops
+     * run no Python code), then dropped. */
     long long freed = 0, bytes = 0;
-    int rc;
     for (Py_ssize_t i = 0; i < nd; i++) {
-        PyObject *key = PyLong_FromVoidPtr(PyList_GET_ITEM(dead, i));
-        if (key == NULL)
-            goto fail;
-        PyObject *entry = PyDict_GetItemWithError(owned, key); /* borrowed */
-        if (entry == NULL) {
-            Py_DECREF(key);
-            if (PyErr_Occurred())
-                goto fail;
-            continue;
+        long long nb;
+        if (hot_owned_pop(owned, PyList_GET_ITEM(dead, i), &nb)) {
+            freed++;
+            bytes += nb;
         }
-        long long nb = PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) > 1 ? PyLong_AsLongLong(PyTuple_GET_ITEM(entry, 1))
-                                                                            : -1;
-        if (nb == -1 && PyErr_Occurred()) {
-            Py_DECREF(key);
-            goto fail;
-        }
-        rc = PyDict_DelItem(owned, key);
-        Py_DECREF(key);
-        if (rc < 0)
-            goto fail;
-        freed++;
-        bytes += nb;
     }
     if (PyList_SetSlice(dead, 0, nd, NULL) < 0)
         return -1;
     c->live -= bytes;
     c->freed += freed;
     return freed != 0;
-fail:
-    PyList_SetSlice(dead, 0, nd, NULL); /* (an error is set) the batch is dropped, as _reap drops it */
-    return -1;
 }
 
-/* Caller holds the lock: enters refs[0..n) (the weak references of concrete
+/* The lock is free (or held by the caller, without the GIL): enters refs[0..n) (the weak references of concrete
  * arrays, their sizes in sizes[0..n)) as own_one/_own do: _reap first when
  * arrays died, then _insert, with _reap's and _insert's budget pressure. */
 static int
-enter_locked(Wrapper *self, PyObject **refs, PyObject **sizes, Py_ssize_t n, long long total, PyObject *producer)
+enter_locked(Wrapper *self, PyObject **refs, const long long *sizes, Py_ssize_t n, long long total,
+             PyObject *producer)
 {
-    PyObject *d = self->rdict, *owned = self->owned, *dead = self->dead;
-    Counts c, c0;
-    if (dget_ll(d, s_allocated, &c.allocated) < 0 || dget_ll(d, s_freed, &c.freed) < 0
-        || dget_ll(d, s_live_bytes, &c.live) < 0)
-        return -1;
-    c.peak = -1; /* read below only when live bytes grow: the peak is never under them */
+    PyObject *d = self->rdict, *owned = self->owned;
+    OwnedCounts *c = hot_owned_counts(owned);
     PyObject *collect_at = dget(d, s_collect_at);
     if (collect_at == NULL)
         return -1;
     long long at = 0;
     if (collect_at != Py_None && (at = PyLong_AsLongLong(collect_at)) == -1 && PyErr_Occurred())
         return -1;
-    c0 = c;
-    int reaped = reap_locked(dead, owned, &c);
+    if (hot_owned_reserve(owned, n) < 0) /* the inserts below cannot fail */
+        return -1;
+    int reaped = reap_locked(self->dead, owned, c);
     if (reaped < 0)
         return -1;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *r = refs[i];
-        PyObject *key = PyLong_FromVoidPtr(r);
-        PyObject *entry = key == NULL ? NULL : PyTuple_Pack(3, r, sizes[i], producer);
-        int rc = entry == NULL ? -1 : PyDict_SetItem(owned, key, entry);
-        Py_XDECREF(key);
-        Py_XDECREF(entry);
-        if (rc < 0)
-            return -1;
-    }
-    /* _reap's pressure first: lifted once live bytes are back under the budget */
-    int pressure = -1;
-    if (reaped && collect_at != Py_None && c.live <= at) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        hot_owned_insert(owned, refs[i], sizes[i], producer);
+    int pressure = 0;
+    if (collect_at != Py_None) {
         PyObject *p = dget(d, hot_s_pressure);
-        if (p == NULL)
+        if (p == NULL || (pressure = PyObject_IsTrue(p)) < 0)
             return -1;
-        if ((pressure = PyObject_IsTrue(p)) < 0)
-            return -1;
-        if (pressure) {
+        if (reaped && pressure && c->live <= at) { /* _reap's: lifted once live bytes are back under the budget */
             if (PyDict_SetItem(d, hot_s_pressure, Py_False) < 0)
                 return -1;
             pressure = 0;
         }
     }
-    c.allocated += n;
-    c.live += total;
-    if (c.live > c0.live) {
-        if (dget_ll(d, s_peak_bytes, &c.peak) < 0)
+    c->allocated += n;
+    c->live += total;
+    if (c->live > c->peak)
+        c->peak = c->live;
+    if (collect_at != Py_None && c->live > at && !pressure) { /* _insert's: the budget exceeded wakes the cleaner */
+        if (PyDict_SetItem(d, hot_s_pressure, Py_True) < 0)
             return -1;
-        c0.peak = c.peak;
-        if (c.live > c.peak)
-            c.peak = c.live;
-    }
-    if (dset_ll(d, s_allocated, c.allocated) < 0 || (c.live != c0.live && dset_ll(d, s_live_bytes, c.live) < 0)
-        || (c.peak != c0.peak && dset_ll(d, s_peak_bytes, c.peak) < 0)
-        || (c.freed != c0.freed && dset_ll(d, s_freed, c.freed) < 0))
-        return -1;
-    if (collect_at != Py_None && c.live > at) { /* _insert's: the budget exceeded wakes the cleaner */
-        if (pressure < 0) {
-            PyObject *p = dget(d, hot_s_pressure);
-            if (p == NULL || (pressure = PyObject_IsTrue(p)) < 0)
-                return -1;
-        }
-        if (!pressure) {
-            if (PyDict_SetItem(d, hot_s_pressure, Py_True) < 0)
-                return -1;
-            PyObject *wake = dget(d, s_wake);
-            PyObject *r = wake == NULL ? NULL : PyObject_CallMethodNoArgs(wake, s_set);
-            if (r == NULL)
-                return -1;
-            Py_DECREF(r);
-        }
+        PyObject *wake = dget(d, s_wake);
+        PyObject *r = wake == NULL ? NULL : PyObject_CallMethodNoArgs(wake, s_set);
+        if (r == NULL)
+            return -1;
+        Py_DECREF(r);
     }
     return 0;
+}
+
+/* ON_SESSION_CLOSE's _own of a fresh call's outputs (the list `arrays`): the
+ * call's batch waits, strongly held, in _batches; a closed registry: the
+ * Python code (it deletes them and raises). */
+static int
+hold_outputs(Wrapper *self, PyObject *arrays, PyObject *out)
+{
+    PyObject *batch = PyTuple_Pack(2, arrays, self->spec);
+    if (batch == NULL)
+        return -1;
+    /* allocations done: nothing below runs Python code until the append */
+    PyObject *closed = PyDict_GetItemWithError(self->rdict, hot_s_closed);
+    int rc;
+    if (closed == Py_False)
+        rc = PyList_Append(self->batches, batch);
+    else
+        rc = closed == NULL && PyErr_Occurred() ? -1 : own_python(self->registry, out, self->spec);
+    Py_DECREF(batch);
+    return rc;
 }
 
 #define STACK_LEAVES 32 /* more leaves: their refs and sizes on the heap */
@@ -299,6 +346,16 @@ own_outputs(Wrapper *self, PyObject *out)
     if (c < 0)
         return -1;
     if (c) { /* one array: own_one */
+        if (self->batches != NULL) {
+            PyObject *one = PyList_New(1);
+            if (one == NULL)
+                return -1;
+            Py_INCREF(out);
+            PyList_SET_ITEM(one, 0, out);
+            int rc = hold_outputs(self, one, out);
+            Py_DECREF(one);
+            return rc;
+        }
         items = &out;
         n = 1;
     } else {
@@ -326,50 +383,60 @@ own_outputs(Wrapper *self, PyObject *out)
             }
         }
         n = PyList_GET_SIZE(leaves);
-        items = ((PyListObject *)leaves)->ob_item; /* nothing changes the list below: it is ours */
         if (n == 0) {
             Py_DECREF(leaves);
             return 0;
         }
+        if (self->batches != NULL) {
+            int rc = hold_outputs(self, leaves, out);
+            Py_DECREF(leaves);
+            return rc;
+        }
+        items = ((PyListObject *)leaves)->ob_item; /* nothing changes the list below: it is ours */
     }
-    PyObject *stack[2 * STACK_LEAVES];
-    PyObject **refs = n <= STACK_LEAVES ? stack : PyMem_Calloc((size_t)(2 * n), sizeof(PyObject *));
-    if (refs == NULL) {
+    PyObject *stack[STACK_LEAVES];
+    long long stack_sizes[STACK_LEAVES];
+    PyObject **refs = n <= STACK_LEAVES ? stack : PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    long long *sizes = n <= STACK_LEAVES ? stack_sizes : PyMem_Calloc((size_t)n, sizeof(long long));
+    if (refs == NULL || sizes == NULL) {
+        if (refs != stack)
+            PyMem_Free(refs);
+        if (sizes != stack_sizes)
+            PyMem_Free(sizes);
         Py_XDECREF(leaves);
         PyErr_NoMemory();
         return -1;
     }
-    PyObject **sizes = refs + n, *died = NULL;
-    Py_ssize_t held = 0, made = 0; /* sizes[0..held) and refs[0..made) hold references */
+    PyObject *died = NULL;
+    Py_ssize_t made = 0; /* refs[0..made) hold references */
     int rc = -1;
     long long total = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *aval = PyObject_GetAttr(items[i], s_aval);
+        PyObject *aval = aval_of(items[i]);
         if (aval == NULL)
             goto done;
-        PyObject *nb = PyDict_GetItemWithError(hot_nbytes_cache, aval); /* borrowed */
-        Py_DECREF(aval);
-        if (nb == NULL) {
-            rc = PyErr_Occurred() ? -1 : own_python(reg, out, producer);
+        long long v = size_of_aval(aval);
+        Py_DECREF(aval); /* the size cache holds it */
+        if (v < 0) {
+            rc = v == -1 ? -1 : own_python(reg, out, producer);
             goto done;
         }
-        long long v = PyLong_AsLongLong(nb);
-        if (v == -1 && PyErr_Occurred())
-            goto done;
         total += v;
-        Py_INCREF(nb);
-        sizes[held++] = nb;
+        sizes[i] = v;
     }
     died = self->died;
     Py_INCREF(died);
     for (; made < n; made++)
         if ((refs[made] = PyWeakref_NewRef(items[made], died)) == NULL)
             goto done;
-    /* the registry's lock: held by another thread, the Python code waits for
-     * it; else taken (lock.acquire() without arguments, which costs a
-     * fraction of acquire(False)'s argument parsing: it does not wait unless
-     * a thread blocked in acquire took it meanwhile, and then waits as the
-     * Python code would) */
+    /* The registry's lock: held (by another thread, or by this one in Python
+     * code below us), the Python code waits for it. Free: with the GIL, no
+     * other thread can take it while nothing below runs Python code (the
+     * table's changes run none, and every allocation that could collect
+     * garbage, and so run finalizers, is done), so it is not taken at all;
+     * without the GIL it is taken (acquire() without arguments, cheaper than
+     * acquire(False)'s parsing: it does not wait unless a thread blocked in
+     * acquire took it meanwhile, and then waits as the Python code would). */
     PyObject *t = PyObject_CallNoArgs(self->locked);
     int busy = t == NULL ? -1 : PyObject_IsTrue(t);
     Py_XDECREF(t);
@@ -377,12 +444,15 @@ own_outputs(Wrapper *self, PyObject *out)
         rc = busy < 0 ? -1 : own_python(reg, out, producer);
         goto done;
     }
+#ifdef Py_GIL_DISABLED
     if ((t = PyObject_CallNoArgs(self->acquire)) == NULL)
         goto done;
     Py_DECREF(t);
+#endif
     PyObject *closed = PyDict_GetItemWithError(d, hot_s_closed);
     if (closed == Py_False)
         rc = enter_locked(self, refs, sizes, n, total, producer);
+#ifdef Py_GIL_DISABLED
     PyObject *exc = hot_take_exception();
     PyObject *r = PyObject_CallNoArgs(self->release);
     if (r == NULL) {
@@ -392,6 +462,7 @@ own_outputs(Wrapper *self, PyObject *out)
     }
     Py_DECREF(r);
     hot_give_exception(exc);
+#endif
     if (closed != Py_False) {
         if (closed == NULL && PyErr_Occurred())
             rc = -1;
@@ -401,10 +472,10 @@ own_outputs(Wrapper *self, PyObject *out)
 done:
     for (Py_ssize_t i = 0; i < made; i++)
         Py_DECREF(refs[i]);
-    for (Py_ssize_t i = 0; i < held; i++)
-        Py_DECREF(sizes[i]);
     if (refs != stack)
         PyMem_Free(refs);
+    if (sizes != stack_sizes)
+        PyMem_Free(sizes);
     Py_XDECREF(died);
     Py_XDECREF(leaves);
     return rc;
@@ -419,7 +490,7 @@ wrapcall_vectorcall(PyObject *op, PyObject *const *args, size_t nargsf, PyObject
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
     PyObject *d = self->rdict, *inflight = self->inflight;
     Py_INCREF(inflight);
-    PyObject *me = PyLong_FromUnsignedLong(PyThread_get_thread_ident()); /* threading.get_ident() */
+    PyObject *me = thread_ident(); /* threading.get_ident() */
     if (me == NULL || PyList_Append(inflight, me) < 0) { /* close() waits for this call: its inputs stay valid */
         Py_XDECREF(me);
         Py_DECREF(inflight);
@@ -499,11 +570,13 @@ wrapcall_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     PyObject *died = dead == NULL ? NULL : PyDict_GetItemWithError(rdict, s_died);
     PyObject *pending = died == NULL ? NULL : PyDict_GetItemWithError(rdict, hot_s_pending);
     PyObject *inflight = pending == NULL ? NULL : PyDict_GetItemWithError(rdict, s_inflight);
-    if (inflight == NULL || !PyDict_CheckExact(owned) || !PyList_CheckExact(dead) || !PyList_CheckExact(pending)
-        || !PyList_CheckExact(inflight)) {
+    PyObject *hold = inflight == NULL ? NULL : PyDict_GetItemWithError(rdict, s_hold);
+    PyObject *batches = hold == NULL ? NULL : PyDict_GetItemWithError(rdict, s_batches);
+    if (batches == NULL || !hot_owned_check(owned) || !PyList_CheckExact(dead) || !PyList_CheckExact(pending)
+        || !PyList_CheckExact(inflight) || !PyList_CheckExact(batches)) {
         if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "WrapCall: the registry lacks _lock, _owned, _dead, _died, _pending or "
-                                             "inflight, or they are not a dict and lists");
+            PyErr_SetString(PyExc_TypeError, "WrapCall: the registry lacks _lock, _owned, _dead, _died, _pending, "
+                                             "inflight, _hold or _batches, or they are not an OwnedTable and lists");
         Py_DECREF(rdict);
         return NULL;
     }
@@ -539,6 +612,10 @@ wrapcall_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->pending = pending;
     Py_INCREF(inflight);
     self->inflight = inflight;
+    if (hold != Py_None) { /* ON_SESSION_CLOSE */
+        Py_INCREF(batches);
+        self->batches = batches;
+    }
     self->sdict = PyObject_GenericGetDict(session, NULL); /* NULL (no __dict__): getattr */
     if (self->sdict == NULL)
         PyErr_Clear();
@@ -619,10 +696,6 @@ hot_wrap_init(PyObject *module)
     HOT_INTERN(s_inflight, "inflight");
     HOT_INTERN(s_died, "_died");
     HOT_INTERN(s_owned, "_owned");
-    HOT_INTERN(s_allocated, "_allocated");
-    HOT_INTERN(s_live_bytes, "_live_bytes");
-    HOT_INTERN(s_peak_bytes, "_peak_bytes");
-    HOT_INTERN(s_freed, "_freed");
     HOT_INTERN(s_collect_at, "_collect_at");
     HOT_INTERN(s_wake, "_wake");
     HOT_INTERN(s_lock, "_lock");
@@ -631,6 +704,8 @@ hot_wrap_init(PyObject *module)
     HOT_INTERN(s_set, "set");
     HOT_INTERN(s_aval, "aval");
     HOT_INTERN(s_own_fresh, "own_fresh");
+    HOT_INTERN(s_hold, "_hold");
+    HOT_INTERN(s_batches, "_batches");
     if (PyType_Ready(&WrapCallType) < 0)
         return -1;
     return hot_add_type(module, "WrapCall", &WrapCallType);

@@ -399,6 +399,27 @@ _c_swap_pinned = None if _c_hot is None else _c_hot.swap_pinned
 _Entry = tuple[Any, int, str]
 
 
+class _OwnedDict(dict[int, _Entry]):
+    """The registry's owned arrays, ``id(ref) -> (ref, nbytes, producer)``,
+    and its counters: arrays entered (``allocated``) and freed (``freed``)
+    all time, bytes alive (``live``) and the most so far (``peak``).
+
+    The reference for the C extension's ``OwnedTable`` (``_hot_owned.c``),
+    which the registry uses where the extension is built: the same
+    operations, with the entries and counters in C structures that the C
+    call paths change without building Python objects."""
+
+    __slots__ = ("allocated", "freed", "live", "peak")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.allocated = self.freed = self.live = self.peak = 0
+
+
+def _new_owned_table() -> _OwnedDict:
+    return _OwnedDict() if _c_hot is None else _c_hot.OwnedTable()  # type: ignore[return-value]
+
+
 class OwnershipRegistry:
     """The set of device arrays one session owns, and their deletion.
 
@@ -445,16 +466,13 @@ class OwnershipRegistry:
         self._pending: list[Any] = []  # adopted by the C hot path, not yet entered (strong refs)
         # ON_SESSION_CLOSE: (arrays, producer) of calls not yet entered (strong refs).
         self._batches: list[tuple[list[Any], str]] = []
-        self._owned: dict[int, _Entry] = {}  # id(ref) -> (ref, nbytes, producer)
+        # id(ref) -> (ref, nbytes, producer), and the counters (_live_bytes, ...)
+        self._owned = _new_owned_table()
         self._dead: list[Any] = []  # refs whose array died, not yet pruned
         self._died = self._dead.append  # every owned ref's callback
         # ON_SESSION_CLOSE: id(ref) -> the array (the strong holding); else None.
         self._hold: dict[int, Any] | None = {} if strategy is ResourceCleanupStrategy.ON_SESSION_CLOSE else None
         self._pinned: dict[int, tuple[Any, int]] = {}  # id(array) -> (array, nbytes); held strongly
-        self._live_bytes = 0
-        self._peak_bytes = 0
-        self._allocated = 0
-        self._freed = 0
         self._detached = 0
         self._closed = False
         self._final_done = threading.Event()  # set once close() has freed everything
@@ -493,6 +511,39 @@ class OwnershipRegistry:
             self.safe_point = self._assist_at_safe_point
         elif strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
             self.safe_point = self._sweep_at_safe_point
+
+    # The counters live in the owned table, where the C call paths change them.
+    @property
+    def _allocated(self) -> int:
+        return self._owned.allocated
+
+    @_allocated.setter
+    def _allocated(self, value: int) -> None:
+        self._owned.allocated = value
+
+    @property
+    def _freed(self) -> int:
+        return self._owned.freed
+
+    @_freed.setter
+    def _freed(self, value: int) -> None:
+        self._owned.freed = value
+
+    @property
+    def _live_bytes(self) -> int:
+        return self._owned.live
+
+    @_live_bytes.setter
+    def _live_bytes(self, value: int) -> None:
+        self._owned.live = value
+
+    @property
+    def _peak_bytes(self) -> int:
+        return self._owned.peak
+
+    @_peak_bytes.setter
+    def _peak_bytes(self, value: int) -> None:
+        self._owned.peak = value
 
     # -- adopting -----------------------------------------------------------
 

@@ -290,7 +290,7 @@ class BaseSession:
             return out
 
         wrapper: Any = call
-        if _c_hot is not None and fresh and not donates and registry._hold is None:
+        if _c_hot is not None and fresh and not donates:
             # The C twin of `call` (_hot_wrap.c): positional calls run there,
             # owning outputs as own_one/own_fresh do; anything else calls `call`.
             wrapper = _c_hot.WrapCall(call, session, registry, fn, producer, tree_util.tree_leaves)

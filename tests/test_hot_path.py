@@ -507,3 +507,97 @@ def test_wrap_of_a_fresh_callable_is_the_c_twin() -> None:
         assert type(s.wrap(lambda v: v)).__name__ == "function"
     with BaseSession(cleanup="ON_SESSION_CLOSE") as s:
         assert type(s.jit(lambda v: v + 1.0)).__name__ == "WrapCall"
+
+
+# -- the owned table: OwnedTable (_hot_owned.c) against _OwnedDict ------------------------------------------------
+
+_table_ops = st.one_of(
+    st.tuples(st.just("set"), st.integers(0, 59), st.integers(0, 1 << 40), st.sampled_from(["f", "g"])),
+    st.tuples(st.just("pop"), st.integers(0, 59)),
+    st.tuples(st.just("del"), st.integers(0, 59)),
+    st.tuples(st.just("get"), st.integers(0, 59)),
+    st.tuples(st.just("count"), st.sampled_from(["allocated", "freed", "live", "peak"]), st.integers(-5, 1 << 40)),
+    st.tuples(st.just("clear")),
+)
+
+
+@pytest.mark.skipif(not C_BUILT, reason="the C extension is not built (its Python twin is the reference)")
+@settings(deadline=None, max_examples=60)
+@given(ops=st.lists(_table_ops, max_size=120))
+def test_c_owned_table_behaves_as_the_python_dict(ops: list[Any]) -> None:
+    """The C owned table and its Python twin, given the same operations on
+    keys that collide in its open addressing (60 weak references), hold the
+    same entries and counters and answer every lookup alike."""
+    import weakref
+
+    from jaxsess._core.runtime import _resources
+
+    class Obj:
+        pass
+
+    objs = [Obj() for _ in range(60)]
+    refs = [weakref.ref(o) for o in objs]
+    tables: list[Any] = [gs._c_hot.OwnedTable(), _resources._OwnedDict()]
+    for op in ops:
+        answers = []
+        for t in tables:
+            try:
+                if op[0] == "set":
+                    r = refs[op[1]]
+                    t[id(r)] = (r, op[2], op[3])
+                    answers.append(None)
+                elif op[0] == "pop":
+                    answers.append(t.pop(id(refs[op[1]]), None))
+                elif op[0] == "del":
+                    del t[id(refs[op[1]])]
+                    answers.append(None)
+                elif op[0] == "get":
+                    k = id(refs[op[1]])
+                    answers.append((t.get(k), k in t, t.get(k, "absent")))
+                elif op[0] == "count":
+                    setattr(t, op[1], op[2])
+                    answers.append(getattr(t, op[1]))
+                else:
+                    t.clear()
+                    answers.append(None)
+            except KeyError as e:
+                answers.append(("KeyError", e.args))
+        assert answers[0] == answers[1], op
+        c, p = tables
+        assert len(c) == len(p) and bool(c) == bool(p)
+        assert sorted(c.items(), key=lambda kv: kv[0]) == sorted(p.items(), key=lambda kv: kv[0])
+        assert sorted(c.keys()) == sorted(p.keys()) == sorted(c)
+        assert sorted(map(id, (e[0] for e in c.values()))) == sorted(map(id, (e[0] for e in p.values())))
+        assert [getattr(c, n) for n in ("allocated", "freed", "live", "peak")] == [
+            getattr(p, n) for n in ("allocated", "freed", "live", "peak")
+        ]
+    with pytest.raises(ValueError, match=r"id\(ref\)"):
+        tables[0][id(refs[0]) + 16] = (refs[0], 1, "f")  # an entry under another key than its ref's id
+    tables[0].update([(id(refs[1]), (refs[1], 8, "u"))])
+    assert tables[0][id(refs[1])] == (refs[1], 8, "u")
+
+
+@pytest.mark.skipif(not C_BUILT, reason="the C extension is not built")
+def test_c_owned_table_keeps_every_entry_through_deletions() -> None:
+    """Thousands of entries entered, every third deleted, the rest looked up:
+    deletion in the open-addressing table (backward shift) loses no entry,
+    and the table empties to nothing."""
+    import weakref
+
+    class Obj:
+        pass
+
+    objs = [Obj() for _ in range(3000)]
+    refs = [weakref.ref(o) for o in objs]
+    t: Any = gs._c_hot.OwnedTable()
+    for i, r in enumerate(refs):
+        t[id(r)] = (r, i, "p")
+    for i in range(0, 3000, 3):
+        assert t.pop(id(refs[i]))[1] == i
+    assert len(t) == 2000
+    assert all((i % 3 == 0) != (id(r) in t) for i, r in enumerate(refs))
+    assert all(t[id(r)][1] == i for i, r in enumerate(refs) if i % 3)
+    for i, r in enumerate(refs):
+        if i % 3:
+            del t[id(r)]
+    assert len(t) == 0 and t.items() == [] and t.get(id(refs[1])) is None

@@ -124,6 +124,22 @@ int hot_owned_reserve(PyObject *table, Py_ssize_t n);
 int hot_owned_insert(PyObject *table, PyObject *ref, long long nbytes, PyObject *producer);
 int hot_owned_pop(PyObject *table, const void *ref, long long *nbytes);
 int hot_owned_contains(PyObject *table, const void *ref);
+/* The young generations (_hot_owned.c): entries under weak references
+ * without a callback, pruned in two steps so that every allocation (which
+ * may run Python code) comes first: prepare takes the list out and makes
+ * generation 1's survivors' new weak references (callback `died`); abort
+ * puts it back; commit (no Python code) drops the dead entries, counted
+ * freed, re-enters generation 1's survivors and keeps generation 0's as
+ * generation 1, returning the number freed; push adds to generation 0. */
+typedef struct {
+    PyObject **old, **fresh;
+    Py_ssize_t n, mid;
+} Young;
+int hot_owned_young_reserve(PyObject *table, Py_ssize_t n);
+void hot_owned_young_push(PyObject *table, PyObject *ref);
+int hot_owned_young_prepare(PyObject *table, PyObject *died, Young *y);
+void hot_owned_young_abort(PyObject *table, Young *y);
+Py_ssize_t hot_owned_young_commit(PyObject *table, Young *y);
 int hot_owned_init(PyObject *module);
 
 /* -- _hot.c, _hot_wrap.c --------------------------------------------------------------- */

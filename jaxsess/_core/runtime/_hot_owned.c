@@ -37,6 +37,12 @@ typedef struct {
     Py_ssize_t mask; /* capacity - 1 (a power of two), or -1 when slots is NULL */
     Py_ssize_t used;
     OwnedCounts counts;
+    /* The young generation: weak references without a callback (strong
+     * references to them, in entry order) whose entries WrapCall made since
+     * the last prune; see hot_owned_young_prepare. */
+    PyObject **young;
+    Py_ssize_t nyoung, young_cap;
+    Py_ssize_t young_mid; /* young[0..mid): generation 1; young[mid..nyoung): generation 0 */
 } OwnedTable;
 
 static PyTypeObject OwnedTableType;
@@ -197,6 +203,198 @@ hot_owned_contains(PyObject *op, const void *ref)
     return find((OwnedTable *)op, ref) >= 0;
 }
 
+/* -- the young generations -------------------------------------------------------------
+ *
+ * WrapCall enters a call's output arrays under weak references *without* a
+ * callback and lists them here, as generation 0. In the common loops
+ * (`state = step(state)`, `y = f(x)`) an output is still referenced during
+ * the next call (it is that call's input, or the name is rebound only when
+ * the call returns) and dies right after: so each prune (every WrapCall,
+ * before it counts its own outputs) drops the entries of arrays found dead
+ * in either generation, counted freed (a pointer comparison each: the peak
+ * stays exact), moves generation 0's survivors to generation 1, and
+ * promotes generation 1's survivors: re-entered under a new weak reference
+ * whose callback is the registry's _died, as every other owned array is.
+ * That spares the arrays of those loops the callback their death would run
+ * and the dead list it would append to. OwnershipRegistry._reap prunes too
+ * (prune_young), so that whatever reads the counters after a reap (stats(),
+ * sweeps, the budget) sees them exact. */
+
+/* 1: `ref`'s referent is alive (*obj: a new reference to it); 0: dead; -1: error. */
+static inline int
+referent(PyObject *ref, PyObject **obj)
+{
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyWeakref_GetRef(ref, obj);
+#else
+    PyObject *o = PyWeakref_GetObject(ref); /* borrowed */
+    *obj = NULL;
+    if (o == NULL)
+        return -1;
+    if (o == Py_None)
+        return 0;
+    Py_INCREF(o);
+    *obj = o;
+    return 1;
+#endif
+}
+
+int
+hot_owned_young_reserve(PyObject *op, Py_ssize_t n)
+{
+    OwnedTable *t = (OwnedTable *)op;
+    if (t->nyoung + n <= t->young_cap)
+        return 0;
+    Py_ssize_t cap = t->young_cap < 16 ? 16 : t->young_cap;
+    while (cap < t->nyoung + n)
+        cap *= 2;
+    PyObject **y = PyMem_Realloc(t->young, (size_t)cap * sizeof(PyObject *));
+    if (y == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->young = y;
+    t->young_cap = cap;
+    return 0;
+}
+
+void
+hot_owned_young_push(PyObject *op, PyObject *ref)
+{
+    OwnedTable *t = (OwnedTable *)op;
+    Py_INCREF(ref);
+    t->young[t->nyoung++] = ref;
+}
+
+void
+hot_owned_young_abort(PyObject *op, Young *y)
+{
+    OwnedTable *t = (OwnedTable *)op;
+    /* back in front of what was listed meanwhile (room: reserved by prepare) */
+    if (y->n > 0) {
+        memmove(t->young + y->n, t->young, (size_t)t->nyoung * sizeof(PyObject *));
+        memcpy(t->young, y->old, (size_t)y->n * sizeof(PyObject *));
+        t->nyoung += y->n;
+        t->young_mid = y->mid;
+    }
+    for (Py_ssize_t i = 0; i < y->n; i++)
+        Py_XDECREF(y->fresh[i]);
+    PyMem_Free(y->old);
+    y->old = y->fresh = NULL;
+    y->n = 0;
+}
+
+int
+hot_owned_young_prepare(PyObject *op, PyObject *died, Young *y)
+{
+    OwnedTable *t = (OwnedTable *)op;
+    y->n = y->mid = 0;
+    y->old = y->fresh = NULL;
+    Py_ssize_t n = t->nyoung;
+    if (n == 0)
+        return 0;
+    PyObject **mem = PyMem_Calloc((size_t)(2 * n), sizeof(PyObject *));
+    if (mem == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    /* taken out first: what runs below (a collection) cannot see them twice */
+    memcpy(mem, t->young, (size_t)n * sizeof(PyObject *));
+    y->old = mem;
+    y->fresh = mem + n;
+    y->n = n;
+    y->mid = t->young_mid;
+    t->nyoung = t->young_mid = 0;
+    if (hot_owned_young_reserve(op, n) < 0) { /* room to put them back */
+        hot_owned_young_abort(op, y);
+        return -1;
+    }
+    /* fresh[i]: NULL (dead, or no longer owned: dropped), old[i] itself (generation 0 alive: it
+     * stays young), or generation 1's survivor's new weak reference with the callback */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *obj;
+        int alive = referent(y->old[i], &obj);
+        if (alive < 0) {
+            hot_owned_young_abort(op, y);
+            return -1;
+        }
+        if (!alive)
+            continue;
+        if (!hot_owned_contains(op, y->old[i])) {
+            Py_DECREF(obj);
+            continue;
+        }
+        if (i >= y->mid) {
+            Py_DECREF(obj);
+            Py_INCREF(y->old[i]);
+            y->fresh[i] = y->old[i];
+            continue;
+        }
+        y->fresh[i] = PyWeakref_NewRef(obj, died);
+        Py_DECREF(obj);
+        if (y->fresh[i] == NULL) {
+            hot_owned_young_abort(op, y);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+Py_ssize_t
+hot_owned_young_commit(PyObject *op, Young *y)
+{
+    OwnedTable *t = (OwnedTable *)op;
+    Py_ssize_t freed = 0;
+    long long bytes = 0;
+    /* generation 0's survivors go first in the list (room: reserved by
+     * prepare), as generation 1, in front of anything listed meanwhile */
+    Py_ssize_t later = t->nyoung, kept = 0;
+    PyObject **keep = y->fresh; /* reused: fresh[i] is read before keep[kept <= i] is written */
+    for (Py_ssize_t i = 0; i < y->n; i++) {
+        PyObject *old = y->old[i], *fresh = y->fresh[i], *obj = NULL;
+        Py_ssize_t k = find(t, old);
+        int alive = fresh != NULL && referent(fresh, &obj) > 0;
+        if (fresh != NULL && !alive)
+            PyErr_Clear(); /* (referent cannot fail on a weak reference) */
+        Py_XDECREF(obj); /* alive: its array is referenced elsewhere too (runs no code) */
+        if (k < 0) { /* no longer owned */
+            Py_XDECREF(fresh);
+            Py_DECREF(old);
+            continue;
+        }
+        if (alive && fresh == old) { /* stays young: our two references become the list's one */
+            Py_DECREF(fresh);
+            keep[kept++] = old;
+            continue;
+        }
+        Slot s = t->slots[k];
+        remove_at(t, k);
+        if (alive) {
+            hot_owned_insert(op, fresh, s.nbytes, s.producer); /* after the removal: no growth */
+        } else { /* died: before the prune, or since prepare (then fresh's callback listed it dead too) */
+            freed++;
+            bytes += s.nbytes;
+        }
+        Py_DECREF(s.ref);
+        Py_DECREF(s.producer);
+        Py_XDECREF(fresh);
+        if (fresh != old)
+            Py_DECREF(old);
+    }
+    if (kept > 0) {
+        memmove(t->young + kept, t->young, (size_t)later * sizeof(PyObject *));
+        memcpy(t->young, keep, (size_t)kept * sizeof(PyObject *));
+        t->nyoung += kept;
+    }
+    t->young_mid = kept;
+    PyMem_Free(y->old);
+    y->old = y->fresh = NULL;
+    y->n = y->mid = 0;
+    t->counts.freed += freed;
+    t->counts.live -= bytes;
+    return freed;
+}
+
 /* -- the Python face: the dict the registry's Python code uses ------------------------ */
 
 static PyObject *
@@ -239,6 +437,8 @@ table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     t->mask = -1;
     t->used = 0;
     memset(&t->counts, 0, sizeof t->counts);
+    t->young = NULL;
+    t->nyoung = t->young_cap = t->young_mid = 0;
     return (PyObject *)t;
 }
 
@@ -248,9 +448,16 @@ clear_all(OwnedTable *t)
 {
     Slot *old = t->slots;
     Py_ssize_t cap = t->mask + 1;
+    PyObject **young = t->young;
+    Py_ssize_t nyoung = t->nyoung;
     t->slots = NULL;
     t->mask = -1;
     t->used = 0;
+    t->young = NULL;
+    t->nyoung = t->young_cap = t->young_mid = 0;
+    for (Py_ssize_t j = 0; j < nyoung; j++)
+        Py_DECREF(young[j]);
+    PyMem_Free(young);
     for (Py_ssize_t j = 0; j < cap; j++) {
         if (old[j].ref != NULL) {
             Py_DECREF(old[j].ref);
@@ -267,6 +474,8 @@ table_traverse(OwnedTable *t, visitproc visit, void *arg)
         Py_VISIT(t->slots[j].ref);
         Py_VISIT(t->slots[j].producer);
     }
+    for (Py_ssize_t j = 0; j < t->nyoung; j++)
+        Py_VISIT(t->young[j]);
     return 0;
 }
 
@@ -485,6 +694,26 @@ table_clear_method(OwnedTable *t, PyObject *Py_UNUSED(ignored))
     Py_RETURN_NONE;
 }
 
+/* prune_young(died): the young generation's prune (hot_owned_young_*); the number freed. */
+static PyObject *
+table_prune_young(OwnedTable *t, PyObject *died)
+{
+    if (!PyCallable_Check(died)) {
+        PyErr_SetString(PyExc_TypeError, "prune_young takes the weak references' callback");
+        return NULL;
+    }
+    Young y;
+    if (hot_owned_young_prepare((PyObject *)t, died, &y) < 0)
+        return NULL;
+    return PyLong_FromSsize_t(hot_owned_young_commit((PyObject *)t, &y));
+}
+
+static PyObject *
+table_young(OwnedTable *t, void *closure)
+{
+    return PyLong_FromSsize_t(t->nyoung);
+}
+
 static PyObject *
 table_iter(OwnedTable *t)
 {
@@ -504,6 +733,9 @@ static PyMethodDef table_methods[] = {
     {"values", (PyCFunction)table_values, METH_NOARGS, "a list of the entries"},
     {"items", (PyCFunction)table_items, METH_NOARGS, "a list of (key, entry) pairs"},
     {"clear", (PyCFunction)table_clear_method, METH_NOARGS, "drops every entry (the counters stay)"},
+    {"prune_young", (PyCFunction)table_prune_young, METH_O,
+     "prune_young(died): drops the young entries whose arrays died (counted freed), re-enters the others "
+     "under a weak reference whose callback is died; returns the number freed"},
     {NULL},
 };
 
@@ -512,6 +744,11 @@ static PyMemberDef table_members[] = {
     {"freed", T_LONGLONG, offsetof(OwnedTable, counts.freed), 0, "arrays freed, all time"},
     {"live", T_LONGLONG, offsetof(OwnedTable, counts.live), 0, "bytes of the arrays alive"},
     {"peak", T_LONGLONG, offsetof(OwnedTable, counts.peak), 0, "the most live bytes so far"},
+    {NULL},
+};
+
+static PyGetSetDef table_getset[] = {
+    {"young", (getter)table_young, NULL, "the number of entries in the young generation", NULL},
     {NULL},
 };
 
@@ -540,6 +777,7 @@ static PyTypeObject OwnedTableType = {
     .tp_iter = (getiterfunc)table_iter,
     .tp_methods = table_methods,
     .tp_members = table_members,
+    .tp_getset = table_getset,
 };
 
 /* OwnedTable into the module; 0, or -1 with an error set. */

@@ -268,8 +268,8 @@ reap_locked(PyObject *dead, PyObject *owned, OwnedCounts *c)
  * arrays, their sizes in sizes[0..n)) as own_one/_own do: _reap first when
  * arrays died, then _insert, with _reap's and _insert's budget pressure. */
 static int
-enter_locked(Wrapper *self, PyObject **refs, const long long *sizes, Py_ssize_t n, long long total,
-             PyObject *producer)
+enter_locked(Wrapper *self, PyObject **refs, const char *young, const long long *sizes, Py_ssize_t n,
+             long long total, PyObject *producer, Py_ssize_t young_freed)
 {
     PyObject *d = self->rdict, *owned = self->owned;
     OwnedCounts *c = hot_owned_counts(owned);
@@ -279,13 +279,17 @@ enter_locked(Wrapper *self, PyObject **refs, const long long *sizes, Py_ssize_t 
     long long at = 0;
     if (collect_at != Py_None && (at = PyLong_AsLongLong(collect_at)) == -1 && PyErr_Occurred())
         return -1;
-    if (hot_owned_reserve(owned, n) < 0) /* the inserts below cannot fail */
+    if (hot_owned_reserve(owned, n) < 0 || hot_owned_young_reserve(owned, n) < 0) /* the inserts cannot fail */
         return -1;
     int reaped = reap_locked(self->dead, owned, c);
     if (reaped < 0)
         return -1;
-    for (Py_ssize_t i = 0; i < n; i++)
+    reaped |= young_freed > 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
         hot_owned_insert(owned, refs[i], sizes[i], producer);
+        if (young[i])
+            hot_owned_young_push(owned, refs[i]);
+    }
     int pressure = 0;
     if (collect_at != Py_None) {
         PyObject *p = dget(d, hot_s_pressure);
@@ -396,17 +400,23 @@ own_outputs(Wrapper *self, PyObject *out)
     }
     PyObject *stack[STACK_LEAVES];
     long long stack_sizes[STACK_LEAVES];
+    char stack_young[STACK_LEAVES];
     PyObject **refs = n <= STACK_LEAVES ? stack : PyMem_Calloc((size_t)n, sizeof(PyObject *));
     long long *sizes = n <= STACK_LEAVES ? stack_sizes : PyMem_Calloc((size_t)n, sizeof(long long));
-    if (refs == NULL || sizes == NULL) {
+    char *young = n <= STACK_LEAVES ? stack_young : PyMem_Calloc((size_t)n, 1);
+    if (refs == NULL || sizes == NULL || young == NULL) {
         if (refs != stack)
             PyMem_Free(refs);
         if (sizes != stack_sizes)
             PyMem_Free(sizes);
+        if (young != stack_young)
+            PyMem_Free(young);
         Py_XDECREF(leaves);
         PyErr_NoMemory();
         return -1;
     }
+    Young gen = {NULL, NULL, 0, 0};
+    int prepared = 0;
     PyObject *died = NULL;
     Py_ssize_t made = 0; /* refs[0..made) hold references */
     int rc = -1;
@@ -426,9 +436,25 @@ own_outputs(Wrapper *self, PyObject *out)
     }
     died = self->died;
     Py_INCREF(died);
-    for (; made < n; made++)
-        if ((refs[made] = PyWeakref_NewRef(items[made], died)) == NULL)
+    for (; made < n; made++) {
+        /* young: a weak reference without a callback (hot_owned_young_*),
+         * when it is a new one; one the array already had (shared: a plain
+         * weakref.ref of it exists) gives way to one with the callback */
+        PyObject *r = PyWeakref_NewRef(items[made], NULL);
+        if (r != NULL && Py_REFCNT(r) > 1) {
+            Py_DECREF(r);
+            r = PyWeakref_NewRef(items[made], died);
+            young[made] = 0;
+        } else {
+            young[made] = 1;
+        }
+        if ((refs[made] = r) == NULL)
             goto done;
+    }
+    /* the previous calls' young entries: their survivors' new references (allocations, before the lock's check) */
+    if (hot_owned_young_prepare(self->owned, died, &gen) < 0)
+        goto done;
+    prepared = 1;
     /* The registry's lock: held (by another thread, or by this one in Python
      * code below us), the Python code waits for it. Free: with the GIL, no
      * other thread can take it while nothing below runs Python code (the
@@ -441,6 +467,8 @@ own_outputs(Wrapper *self, PyObject *out)
     int busy = t == NULL ? -1 : PyObject_IsTrue(t);
     Py_XDECREF(t);
     if (busy != 0) {
+        hot_owned_young_abort(self->owned, &gen);
+        prepared = 0;
         rc = busy < 0 ? -1 : own_python(reg, out, producer);
         goto done;
     }
@@ -449,9 +477,11 @@ own_outputs(Wrapper *self, PyObject *out)
         goto done;
     Py_DECREF(t);
 #endif
+    Py_ssize_t young_freed = hot_owned_young_commit(self->owned, &gen);
+    prepared = 0;
     PyObject *closed = PyDict_GetItemWithError(d, hot_s_closed);
     if (closed == Py_False)
-        rc = enter_locked(self, refs, sizes, n, total, producer);
+        rc = enter_locked(self, refs, young, sizes, n, total, producer, young_freed);
 #ifdef Py_GIL_DISABLED
     PyObject *exc = hot_take_exception();
     PyObject *r = PyObject_CallNoArgs(self->release);
@@ -470,12 +500,16 @@ own_outputs(Wrapper *self, PyObject *out)
             rc = own_python(reg, out, producer);
     }
 done:
+    if (prepared)
+        hot_owned_young_abort(self->owned, &gen);
     for (Py_ssize_t i = 0; i < made; i++)
         Py_DECREF(refs[i]);
     if (refs != stack)
         PyMem_Free(refs);
     if (sizes != stack_sizes)
         PyMem_Free(sizes);
+    if (young != stack_young)
+        PyMem_Free(young);
     Py_XDECREF(died);
     Py_XDECREF(leaves);
     return rc;

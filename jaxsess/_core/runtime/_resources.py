@@ -39,7 +39,7 @@ import threading
 import time
 import warnings
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any, NoReturn
@@ -411,9 +411,15 @@ class _OwnedDict(dict[int, _Entry]):
 
     __slots__ = ("allocated", "freed", "live", "peak")
 
+    young = 0  # OwnedTable's young generation (entries the C call made): none here
+
     def __init__(self) -> None:
         super().__init__()
         self.allocated = self.freed = self.live = self.peak = 0
+
+    def prune_young(self, died: Callable[[Any], Any]) -> int:
+        """OwnedTable's prune of its young generation; nothing to do here."""
+        return 0
 
 
 def _new_owned_table() -> _OwnedDict:
@@ -600,8 +606,8 @@ class OwnershipRegistry:
             if self._closed:
                 self._reject([arr])
             dead = self._dead
-            if dead:
-                if len(dead) == 1:  # the previous call's output, dropped: _reap inlined
+            if dead or self._owned.young:
+                if len(dead) == 1 and not self._owned.young:  # the previous call's output, dropped: _reap inlined
                     entry = self._owned.pop(id(dead.pop()), None)
                     if entry is not None:
                         self._live_bytes -= entry[1]
@@ -638,7 +644,7 @@ class OwnershipRegistry:
         with self._lock:
             if self._closed:
                 self._reject(arrays)
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
             if check:
                 if self._batches:
@@ -728,7 +734,11 @@ class OwnershipRegistry:
 
     def _reap(self) -> None:
         # Caller holds the lock: drops the entries of arrays that died (their
-        # buffers are already freed) and counts them freed.
+        # buffers are already freed) and counts them freed: those the weak
+        # references' callback listed in _dead, and those of the owned
+        # table's young generation (entries the C call made, whose weak
+        # references have no callback: _hot_owned.c).
+        freed = self._owned.prune_young(self._died) if self._owned.young else 0
         dead = self._dead
         n = len(dead)
         batch = dead[:n]
@@ -737,7 +747,8 @@ class OwnershipRegistry:
         if entries:
             self._live_bytes -= sum(map(_SECOND, entries))
             self._freed += len(entries)
-            if self._pressure and self._collect_at is not None and self._live_bytes <= self._collect_at:
+        if (entries or freed) and self._pressure and self._collect_at is not None:
+            if self._live_bytes <= self._collect_at:
                 self._pressure = False
 
     def pin_output(self, arr: jax.Array, inputs: object = ()) -> jax.Array:
@@ -787,7 +798,7 @@ class OwnershipRegistry:
                 if not arr.is_deleted():
                     arr.delete()
             return
-        if self._dead:
+        if self._dead or self._owned.young:
             self._reap()
         batch = self._not_owned(batch)
         if not batch:
@@ -827,7 +838,7 @@ class OwnershipRegistry:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
             self._enter_pending()
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
             key = id(arr)
             if key in self._pinned:
@@ -877,7 +888,7 @@ class OwnershipRegistry:
                 raise RuntimeError("Attempted to use a closed Session.")
             if self._pending or self._batches:
                 self._enter_pending()
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
             pinned = self._pinned
             new_ids = list(map(id, news))
@@ -914,7 +925,7 @@ class OwnershipRegistry:
             self._live_bytes = live
             if live > self._peak_bytes:
                 self._peak_bytes = live
-            if self._dead:  # olds moved to the weak set that nothing references died
+            if self._dead or self._owned.young:  # olds moved to the weak set that nothing references died
                 self._reap()
 
     def _swap_each(self, olds: Sequence[Any], news: Sequence[Any]) -> int:
@@ -956,7 +967,7 @@ class OwnershipRegistry:
         value). Arrays already deleted by donation count as freed."""
         with self._lock:
             self._enter_pending()
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
             found = self._entry_of(arr)
             if found is None:
@@ -980,7 +991,7 @@ class OwnershipRegistry:
             if entry is not None:
                 self._own_weak(entry[0], entry[1], _PINNED)
             del entry
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
 
     def owns(self, arr: object) -> bool:
@@ -988,7 +999,7 @@ class OwnershipRegistry:
         owned array, sharing its buffer, is not)."""
         with self._lock:
             self._enter_pending()
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
             return self._entry_of(arr) is not None
 
@@ -1023,7 +1034,7 @@ class OwnershipRegistry:
         """Gives up ownership of ``arr`` without deleting it; False if not owned."""
         with self._lock:
             self._enter_pending()
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
             found = self._entry_of(arr)
             if found is None:
@@ -1098,7 +1109,7 @@ class OwnershipRegistry:
                         self._drop_owned(key)
                         self._live_bytes -= nb
                         self._freed += 1
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
             if collect and self.memory_limit_bytes is not None:
                 self._pressure = False
@@ -1139,7 +1150,7 @@ class OwnershipRegistry:
             try:
                 now = time.perf_counter()
                 scan = bool(self._owned) and now - last_scan > _DONATION_SCAN_S
-                if self._pending or self._dead or self._pressure or scan:
+                if self._pending or self._dead or self._owned.young or self._pressure or scan:
                     self.sweep(collect=self._pressure, donated=scan)
                     if scan:
                         last_scan = now
@@ -1266,7 +1277,7 @@ class OwnershipRegistry:
         try:
             with self._lock:
                 self._enter_pending(closing=True)
-                if self._dead:
+                if self._dead or self._owned.young:
                     self._reap()
                 items: list[tuple[Any, int]] = []
                 for r, nb, _ in self._owned.values():
@@ -1318,7 +1329,7 @@ class OwnershipRegistry:
         """
         with self._lock:
             self._enter_pending()
-            if self._dead:
+            if self._dead or self._owned.young:
                 self._reap()
             alive = self._alive()
             live_n = len(alive)

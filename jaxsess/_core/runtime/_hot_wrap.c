@@ -168,6 +168,47 @@ own_python(PyObject *reg, PyObject *out, PyObject *producer)
     return 0;
 }
 
+/* collect_leaves into buf[*n..cap) (new references) instead of a list: 1
+ * done, 0 not such a tree or more than cap leaves (buf partly filled: the
+ * caller releases buf[0..*n)), -1 error. */
+static int
+collect_into(PyObject *tree, PyObject **buf, Py_ssize_t *n, Py_ssize_t cap, int depth)
+{
+    PyTypeObject *tp = Py_TYPE(tree);
+    if (tp == &PyTuple_Type || tp == &PyList_Type) {
+        if (depth >= MAX_DEPTH)
+            return 0;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(tree); i++) {
+            int r = collect_into(PySequence_Fast_ITEMS(tree)[i], buf, n, cap, depth + 1);
+            if (r <= 0)
+                return r;
+        }
+        return 1;
+    }
+    if (tp == &PyDict_Type) {
+        if (depth >= MAX_DEPTH)
+            return 0;
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(tree, &pos, &key, &value)) {
+            int r = collect_into(value, buf, n, cap, depth + 1);
+            if (r <= 0)
+                return r;
+        }
+        return 1;
+    }
+    if (tree == Py_None)
+        return 1;
+    int c = is_concrete_type(tp);
+    if (c <= 0)
+        return c;
+    if (*n >= cap)
+        return 0;
+    Py_INCREF(tree);
+    buf[(*n)++] = tree;
+    return 1;
+}
+
 /* Appends the leaves of `tree` to `acc` when it is made of exact dicts,
  * lists and tuples, None and concrete arrays: 1 done, 0 not such a tree
  * (acc partly filled), -1 error. No Python code runs (acc's growth
@@ -345,7 +386,9 @@ own_outputs(Wrapper *self, PyObject *out)
 {
     PyObject *reg = self->registry, *producer = self->spec, *d = self->rdict;
     PyObject *leaves = NULL, *const *items;
-    Py_ssize_t n;
+    PyObject *small[STACK_LEAVES]; /* the leaves of a small tree of exact containers (new references) */
+    Py_ssize_t n, nsmall = 0;
+    int got_small = 0, rc = 0;
     int c = is_concrete_type(Py_TYPE(out));
     if (c < 0)
         return -1;
@@ -356,13 +399,25 @@ own_outputs(Wrapper *self, PyObject *out)
                 return -1;
             Py_INCREF(out);
             PyList_SET_ITEM(one, 0, out);
-            int rc = hold_outputs(self, one, out);
+            rc = hold_outputs(self, one, out);
             Py_DECREF(one);
             return rc;
         }
         items = &out;
         n = 1;
+    } else if (self->batches == NULL && (got_small = collect_into(out, small, &nsmall, STACK_LEAVES, 0)) != 0) {
+        if (got_small < 0) {
+            rc = -1;
+            goto release_small;
+        }
+        if (nsmall == 0)
+            goto release_small; /* rc 0: nothing to own */
+        items = small;
+        n = nsmall;
     } else {
+        for (Py_ssize_t i = 0; i < nsmall; i++) /* a partial collect_into */
+            Py_DECREF(small[i]);
+        nsmall = 0;
         if ((leaves = PyList_New(0)) == NULL)
             return -1;
         int got = collect_leaves(out, leaves, 0);
@@ -392,7 +447,7 @@ own_outputs(Wrapper *self, PyObject *out)
             return 0;
         }
         if (self->batches != NULL) {
-            int rc = hold_outputs(self, leaves, out);
+            rc = hold_outputs(self, leaves, out);
             Py_DECREF(leaves);
             return rc;
         }
@@ -419,7 +474,7 @@ own_outputs(Wrapper *self, PyObject *out)
     int prepared = 0;
     PyObject *died = NULL;
     Py_ssize_t made = 0; /* refs[0..made) hold references */
-    int rc = -1;
+    rc = -1;
     long long total = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *aval = aval_of(items[i]);
@@ -512,6 +567,9 @@ done:
         PyMem_Free(young);
     Py_XDECREF(died);
     Py_XDECREF(leaves);
+release_small:
+    for (Py_ssize_t i = 0; i < nsmall; i++)
+        Py_DECREF(small[i]);
     return rc;
 }
 

@@ -113,6 +113,14 @@ TraceHook: TypeAlias = Callable[[Sequence[Any]], None]
 # XLA folds. 16 KiB covers 97% of the constant bytes of MobileNetV2 and
 # EfficientNetB0 with a third of their constants.
 CONST_ARG_MIN_BYTES = 16 * 1024
+# A constant that a matrix product reads (through ``Identity`` ops) stays a
+# literal whatever its size: XLA:CPU packs a constant operand of a dot for its
+# YNNPACK kernels when it compiles, and that kernel sums in another order than
+# the one for an argument: ResNet50's 2048x1000 classifier as an argument
+# changed 3514 of its 8000 outputs by an ulp (TF's own differ from both). Kept
+# a literal, every output is bitwise what it was (and ResNet50 compiles in
+# 0.6-0.7 s rather than 0.5 s, against 1.4-1.7 s with every weight a literal).
+_DOT_TYPES = frozenset({"MatMul", "BatchMatMul", "BatchMatMulV2", "BatchMatMulV3", "Einsum"})
 
 
 def rng_slot(op: Operation) -> RngSlot:
@@ -400,7 +408,8 @@ class Lowering:
       stateful: whether the plan reads or writes any state.
       x64: whether a tensor, variable or feed of the plan is 64-bit.
       consts: the plan's big constants: the ``Const`` ops of ``ops`` with a
-        numeric value of at least :data:`CONST_ARG_MIN_BYTES`, whose values
+        numeric value of at least :data:`CONST_ARG_MIN_BYTES` that no matrix
+        product reads (a convolution's filter may), whose values
         a session's program takes as arguments (:func:`const_arg_function`).
     """
 
@@ -695,16 +704,40 @@ def lower(fetches: Sequence[Tensor], feeds: Sequence[Tensor], targets: Sequence[
         kept=kept,
         stateful=bool(written or start_vars),
         x64=_needs_x64(fetches, feeds, var_specs, pruned),
-        consts=[op for op in pruned if _is_big_const(op)],
+        consts=_big_consts(pruned, ops),
     )
 
 
-def _is_big_const(op: Operation) -> bool:
-    """Whether ``op`` is a ``Const`` with a numeric value of at least :data:`CONST_ARG_MIN_BYTES`."""
-    if op.type != "Const" or op._op_def.lowering is not None:
+def _big_consts(ops: Sequence[Operation], every: Sequence[Operation]) -> list[Operation]:
+    """The ``Const`` ops of ``ops`` with a numeric value of at least
+    :data:`CONST_ARG_MIN_BYTES` that no matrix product of ``every`` (``ops``
+    and the ops of their control-flow bodies) reads (see ``_DOT_TYPES``)."""
+    big = []
+    for op in ops:
+        if op.type != "Const" or op._op_def.lowering is not None:
+            continue
+        value = op.attrs.get("value")
+        if isinstance(value, np.ndarray) and value.dtype != object and value.nbytes >= CONST_ARG_MIN_BYTES:
+            big.append(op)
+    if not big:
+        return big
+    readers: dict[Tensor, list[Operation]] = {}
+    for op in every:
+        for t in op.inputs:
+            readers.setdefault(t, []).append(op)
+
+    def read_by_a_dot(op: Operation) -> bool:
+        todo = [op]
+        while todo:
+            for reader in readers.get(todo.pop().outputs[0], ()):
+                kind = reader.attrs.get("tf_op", reader.type)  # an imported TF node's own type
+                if kind in _DOT_TYPES:
+                    return True
+                if kind == "Identity":
+                    todo.append(reader)
         return False
-    value = op.attrs.get("value")
-    return isinstance(value, np.ndarray) and value.dtype != object and value.nbytes >= CONST_ARG_MIN_BYTES
+
+    return [op for op in big if not read_by_a_dot(op)]
 
 
 def pure_function(lowering: Lowering, on_trace: TraceHook | None = None) -> PlanFn:

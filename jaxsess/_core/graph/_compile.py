@@ -22,7 +22,9 @@ from typing import Any, Protocol, TypeAlias, cast
 import jax
 import numpy as np
 
-__all__ = ["Compiled", "CompilerOptions", "ShardingTree", "compile_function", "supported_compiler_options"]
+__all__ = [
+    "Compiled", "CompilerOptions", "ShardingTree", "bind_leading", "compile_function", "supported_compiler_options",
+]
 
 # Shardings of a function's arguments or results: a tree of tuples that
 # follows the structure of the arguments (``None``: left to XLA), or one
@@ -82,6 +84,27 @@ def compile_function(
     if compiler_options is not None:
         options["compiler_options"] = dict(compiler_options)
     return cast(Compiled, jax.jit(fn, **options))
+
+
+class _Bound(functools.partial):  # type: ignore[type-arg]
+    """A compiled function with its leading arguments bound. A call is
+    ``functools.partial``'s, in C: no Python frame between the caller and
+    JAX's C++ dispatch (the plan's hot path)."""
+
+    def lower(self, *args: Any) -> jax.stages.Lowered:
+        return cast(Compiled, self.func).lower(*self.args, *args)
+
+    def clear_cache(self) -> None:
+        cast(Compiled, self.func).clear_cache()
+
+
+def bind_leading(compiled: Compiled, *leading: Any) -> Compiled:
+    """``compiled`` called, lowered and cleared with ``leading`` before the
+    arguments it is given: ``bind_leading(f, c)(x) == f(c, x)``, and
+    ``.lower(x)`` is ``f.lower(c, x)`` (a plan's program of its big
+    constants and its state and feeds, called as the program of the state and
+    feeds)."""
+    return cast(Compiled, _Bound(compiled, *leading))
 
 
 @functools.cache

@@ -14,20 +14,34 @@ end; nothing assigns to it afterwards:
 4. **compile** (:func:`~jaxsess._core.graph._compile.compile_function`, the
    core's one compile site): the plan's program, donating the state it
    overwrites; its parts; for a stateless plan on the default device, the
-   flat function of its feeds.
+   flat function of its feeds. With ``const_args`` (a session's plans on one
+   device), the program takes the values of the plan's big constants
+   (``Lowering.consts``: a frozen model's weights) as arguments, device arrays
+   made here once, bound before its other arguments (never donated); the
+   program ``Session.lower`` lowers keeps every constant in it.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import jax
 
-from jaxsess._core.graph._compile import Compiled, CompilerOptions, compile_function
+from jaxsess._core import dtypes as _dtypes
+from jaxsess._core.graph._compile import Compiled, CompilerOptions, bind_leading, compile_function
 from jaxsess._core.graph._graph import Operation, Tensor
-from jaxsess._core.graph._lowering import Lowering, PlanFn, TraceHook, lower, pure_function
+from jaxsess._core.graph._lowering import (
+    ConstPlanFn,
+    Lowering,
+    PlanFn,
+    TraceHook,
+    const_arg_function,
+    lower,
+    pure_function,
+)
 from jaxsess._core.graph._partition import Part, partition_plan, parts_runner
 from jaxsess._core.graph._placement import PlacementOptions, place_plan, sharded_runner
 
@@ -43,11 +57,15 @@ class Plan(Lowering):
     Attributes:
       pure_fn: the pure ``(donated, kept, feeds) -> (fetch values, new
         state)`` that every compiled form traces.
-      jitted: the single compiled program of the whole plan (what
-        ``Session.lower`` lowers): over a mesh, the SPMD program with its
-        shardings; for a plan split over devices, undonated.
+      jitted: the single compiled program of the whole plan: over a mesh,
+        the SPMD program with its shardings; for a plan split over devices,
+        undonated; with its big constants as arguments, that program with
+        their values bound (called and lowered as ``(donated, kept, feeds)``).
       fn: what a run calls, same signature: ``jitted``, or (``custom_call``)
         a Python function that prepares sharded feeds or runs the ``parts``.
+      whole: ``jitted`` with every constant embedded in the program (what
+        ``Session.lower`` lowers: self-contained StableHLO): ``jitted``
+        itself, unless the plan takes its big constants as arguments.
       flat: a stateless plan on the default device: the compiled function
         of the feed values alone (``fn(*feeds)``, no argument pytrees) that
         returns the fetched values, or with one fetch its array itself;
@@ -60,6 +78,7 @@ class Plan(Lowering):
     pure_fn: PlanFn
     jitted: Compiled
     fn: PlanFn
+    whole: Compiled
     flat: Compiled | None = None
     device: jax.Device | None = None
     parts: list[Part] | None = None
@@ -68,6 +87,8 @@ class Plan(Lowering):
     def clear_cache(self) -> None:
         """Frees every executable compiled for this plan (at close, on eviction)."""
         self.jitted.clear_cache()
+        if self.whole is not self.jitted:
+            self.whole.clear_cache()
         if self.flat is not None:
             self.flat.clear_cache()
         for part in self.parts or ():
@@ -82,6 +103,7 @@ def build_plan(
     placement: PlacementOptions | None = None,
     compiler_options: Callable[[Lowering], CompilerOptions | None] | None = None,
     on_trace: TraceHook | None = None,
+    const_args: bool = False,
 ) -> Plan:
     """The plan of one run signature (see the module docstring).
 
@@ -98,6 +120,10 @@ def build_plan(
       on_trace: called with the feed values each time the plan's pure
         function is traced (a compile, or a load from the persistent
         compilation cache).
+      const_args: whether a program on one device takes the values of the
+        plan's big constants as arguments (see the module docstring): a
+        session's plans. ``False``: every constant is a literal of the
+        program (exporting, dataset functions).
 
     Raises:
       InvalidArgumentError: a placeholder the fetches need is not fed; an op
@@ -122,10 +148,26 @@ def build_plan(
         whole = compile_function(pure)  # what Session.lower lowers (placement aside); runs never call it
         return _plan(lowering, pure, whole, parts_runner(lowering, parts), parts=parts, custom_call=True)
     options = compiler_options(lowering) if compiler_options is not None else None
-    jitted = compile_function(pure, donate_argnums=donate, compiler_options=options)
+    whole = compile_function(pure, donate_argnums=donate, compiler_options=options)
     device = where.device if where is not None else None
-    flat = _flat_function(lowering, pure) if not lowering.stateful and device is None else None
-    return _plan(lowering, pure, jitted, jitted, flat=flat, device=device)
+    if not const_args or not lowering.consts:
+        flat = _flat_function(lowering, pure) if not lowering.stateful and device is None else None
+        return _plan(lowering, pure, whole, whole, flat=flat, device=device)
+    consts = _const_values(lowering, device)
+    with_consts = const_arg_function(lowering, on_trace)
+    donate = (1,) if lowering.donated else ()
+    jitted = bind_leading(compile_function(with_consts, donate_argnums=donate, compiler_options=options), consts)
+    flat = None
+    if not lowering.stateful and device is None:
+        flat = bind_leading(_flat_const_function(lowering, with_consts), *consts)
+    return _plan(lowering, pure, jitted, jitted, whole=whole, flat=flat, device=device)
+
+
+def _const_values(lowering: Lowering, device: jax.Device | None) -> tuple[jax.Array, ...]:
+    """The values of ``lowering``'s big constants on ``device`` (``None``:
+    JAX's default device, uncommitted), in their graph dtypes."""
+    with _dtypes.x64_scope() if lowering.x64 else contextlib.nullcontext():
+        return tuple(jax.device_put(op.attrs["value"], device) for op in lowering.consts)
 
 
 def _plan(
@@ -134,6 +176,7 @@ def _plan(
     jitted: Compiled,
     fn: PlanFn,
     *,
+    whole: Compiled | None = None,
     flat: Compiled | None = None,
     device: jax.Device | None = None,
     parts: list[Part] | None = None,
@@ -145,6 +188,7 @@ def _plan(
         pure_fn=pure,
         jitted=jitted,
         fn=fn,
+        whole=jitted if whole is None else whole,
         flat=flat,
         device=device,
         parts=parts,
@@ -166,5 +210,22 @@ def _flat_function(lowering: Lowering, pure: PlanFn) -> Compiled:
 
     def flat_all(*feeds: Any) -> tuple[Any, ...]:
         return pure((), (), feeds)[0]
+
+    return compile_function(flat_all)
+
+
+def _flat_const_function(lowering: Lowering, with_consts: ConstPlanFn) -> Compiled:
+    """:func:`_flat_function` of a stateless plan whose big constants are
+    arguments: ``(*consts, *feeds)``, the constants bound by the caller."""
+    n = len(lowering.consts)
+    if len(lowering.fetches) == 1:
+
+        def flat(*args: Any) -> Any:
+            return with_consts(args[:n], (), (), args[n:])[0][0]
+
+        return compile_function(flat)
+
+    def flat_all(*args: Any) -> tuple[Any, ...]:
+        return with_consts(args[:n], (), (), args[n:])[0]
 
     return compile_function(flat_all)

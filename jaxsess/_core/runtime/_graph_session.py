@@ -826,6 +826,7 @@ class Session(BaseSession):
             placement=PlacementOptions(self._mesh, cfg.allow_soft_placement, cfg.log_device_placement),
             compiler_options=self._compiler_options,
             on_trace=on_trace,
+            const_args=True,
         )
         built.append(plan)
         all_tensors = all(p is not None for p in positions) and positions == list(range(len(positions)))
@@ -1077,7 +1078,9 @@ class Session(BaseSession):
 
         The lowered function is ``(donated_state, kept_state, feeds) ->
         (fetches, new_state)``: the variables (and random-op counters) the
-        plan reads are arguments, as are the feeds. ``as_text()`` gives
+        plan reads are arguments, as are the feeds; every constant is in the
+        program (a run's program takes a frozen model's big constants as
+        arguments, see ``jaxsess._core.graph._plan``). ``as_text()`` gives
         StableHLO; ``compile()`` compiles it (``cost_analysis()``,
         ``memory_analysis()``, ``as_text()`` of the optimised HLO). In a
         mesh session it is the SPMD program with its shardings; a plan that
@@ -1096,7 +1099,7 @@ class Session(BaseSession):
           for a variable of unknown shape that is not initialised.
         """
         plan, donated, kept, feed_vals = self._plan_specs(fetches, feed_dict)
-        jitted = plan.jitted  # one program for the whole plan, also when it runs as parts
+        jitted = plan.whole  # one program for the whole plan (also when it runs as parts), its constants in it
         try:
             with _dtypes.x64_scope() if plan.x64 else contextlib.nullcontext():
                 if plan.device is not None:

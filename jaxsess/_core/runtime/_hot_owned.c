@@ -320,14 +320,14 @@ hot_owned_young_prepare(PyObject *op, PyObject *died, Young *y)
         }
         if (!alive)
             continue;
-        if (!hot_owned_contains(op, y->old[i])) {
-            Py_DECREF(obj);
-            continue;
-        }
-        if (i >= y->mid) {
+        if (i >= y->mid) { /* (commit finds whether it is still owned) */
             Py_DECREF(obj);
             Py_INCREF(y->old[i]);
             y->fresh[i] = y->old[i];
+            continue;
+        }
+        if (!hot_owned_contains(op, y->old[i])) {
+            Py_DECREF(obj);
             continue;
         }
         y->fresh[i] = PyWeakref_NewRef(obj, died);
@@ -353,20 +353,21 @@ hot_owned_young_commit(PyObject *op, Young *y)
     for (Py_ssize_t i = 0; i < y->n; i++) {
         PyObject *old = y->old[i], *fresh = y->fresh[i], *obj = NULL;
         Py_ssize_t k = find(t, old);
-        int alive = fresh != NULL && referent(fresh, &obj) > 0;
-        if (fresh != NULL && !alive)
-            PyErr_Clear(); /* (referent cannot fail on a weak reference) */
-        Py_XDECREF(obj); /* alive: its array is referenced elsewhere too (runs no code) */
         if (k < 0) { /* no longer owned */
             Py_XDECREF(fresh);
             Py_DECREF(old);
             continue;
         }
-        if (alive && fresh == old) { /* stays young: our two references become the list's one */
+        if (fresh == old) { /* stays young (should it have died since prepare, the next prune
+                             * finds it): our two references become the list's one */
             Py_DECREF(fresh);
             keep[kept++] = old;
             continue;
         }
+        int alive = fresh != NULL && referent(fresh, &obj) > 0;
+        if (fresh != NULL && !alive)
+            PyErr_Clear(); /* (referent cannot fail on a weak reference) */
+        Py_XDECREF(obj); /* alive: its array is referenced elsewhere too (runs no code) */
         Slot s = t->slots[k];
         remove_at(t, k);
         if (alive) {

@@ -554,18 +554,29 @@ table_contains(OwnedTable *t, PyObject *key)
     return find(t, p) >= 0;
 }
 
-static PyObject *
-table_get(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
+/* The slot of the key args[0] of get/pop(key[, default]): >= 0; -1: no
+ * such entry; -2: an error is set. */
+static Py_ssize_t
+slot_of_arg(OwnedTable *t, const char *name, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs < 1 || nargs > 2) {
-        PyErr_Format(PyExc_TypeError, "get expected 1 or 2 arguments, got %zd", nargs);
-        return NULL;
+        PyErr_Format(PyExc_TypeError, "%s expected 1 or 2 arguments, got %zd", name, nargs);
+        return -2;
     }
     int has = table_contains(t, args[0]);
     if (has < 0)
+        return -2;
+    return has ? find(t, PyLong_AsVoidPtr(args[0])) : -1;
+}
+
+static PyObject *
+table_get(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t i = slot_of_arg(t, "get", args, nargs);
+    if (i >= 0)
+        return entry_of(&t->slots[i]);
+    if (i == -2)
         return NULL;
-    if (has)
-        return table_subscript(t, args[0]);
     PyObject *d = nargs > 1 ? args[1] : Py_None;
     Py_INCREF(d);
     return d;
@@ -574,14 +585,10 @@ table_get(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 table_pop(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs < 1 || nargs > 2) {
-        PyErr_Format(PyExc_TypeError, "pop expected 1 or 2 arguments, got %zd", nargs);
+    Py_ssize_t i = slot_of_arg(t, "pop", args, nargs);
+    if (i == -2)
         return NULL;
-    }
-    int has = table_contains(t, args[0]);
-    if (has < 0)
-        return NULL;
-    if (!has) {
+    if (i == -1) {
         if (nargs > 1) {
             Py_INCREF(args[1]);
             return args[1];
@@ -589,7 +596,6 @@ table_pop(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetObject(PyExc_KeyError, args[0]);
         return NULL;
     }
-    Py_ssize_t i = find(t, PyLong_AsVoidPtr(args[0]));
     PyObject *e = entry_of(&t->slots[i]);
     if (e == NULL)
         return NULL;

@@ -168,60 +168,28 @@ own_python(PyObject *reg, PyObject *out, PyObject *producer)
     return 0;
 }
 
-/* collect_leaves into buf[*n..cap) (new references) instead of a list: 1
- * done, 0 not such a tree or more than cap leaves (buf partly filled: the
- * caller releases buf[0..*n)), -1 error. */
-static int
-collect_into(PyObject *tree, PyObject **buf, Py_ssize_t *n, Py_ssize_t cap, int depth)
-{
-    PyTypeObject *tp = Py_TYPE(tree);
-    if (tp == &PyTuple_Type || tp == &PyList_Type) {
-        if (depth >= MAX_DEPTH)
-            return 0;
-        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(tree); i++) {
-            int r = collect_into(PySequence_Fast_ITEMS(tree)[i], buf, n, cap, depth + 1);
-            if (r <= 0)
-                return r;
-        }
-        return 1;
-    }
-    if (tp == &PyDict_Type) {
-        if (depth >= MAX_DEPTH)
-            return 0;
-        Py_ssize_t pos = 0;
-        PyObject *key, *value;
-        while (PyDict_Next(tree, &pos, &key, &value)) {
-            int r = collect_into(value, buf, n, cap, depth + 1);
-            if (r <= 0)
-                return r;
-        }
-        return 1;
-    }
-    if (tree == Py_None)
-        return 1;
-    int c = is_concrete_type(tp);
-    if (c <= 0)
-        return c;
-    if (*n >= cap)
-        return 0;
-    Py_INCREF(tree);
-    buf[(*n)++] = tree;
-    return 1;
-}
+/* Where collect_leaves puts the leaves: `list` (appended), or when it is
+ * NULL buf[n..cap) (new references; more than cap leaves: not collected). */
+typedef struct {
+    PyObject *list;
+    PyObject **buf;
+    Py_ssize_t n, cap;
+} Sink;
 
-/* Appends the leaves of `tree` to `acc` when it is made of exact dicts,
- * lists and tuples, None and concrete arrays: 1 done, 0 not such a tree
- * (acc partly filled), -1 error. No Python code runs (acc's growth
- * allocates no tracked object), so `tree` cannot change meanwhile. */
+/* Collects the leaves of `tree` into `sink` when it is made of exact dicts,
+ * lists and tuples, None and concrete arrays: 1 done, 0 not such a tree (or
+ * the buffer is full; the sink partly filled), -1 error. No Python code runs
+ * (a list's growth allocates no tracked object), so `tree` cannot change
+ * meanwhile. */
 static int
-collect_leaves(PyObject *tree, PyObject *acc, int depth)
+collect_leaves(PyObject *tree, Sink *sink, int depth)
 {
     PyTypeObject *tp = Py_TYPE(tree);
     if (tp == &PyTuple_Type || tp == &PyList_Type) {
         if (depth >= MAX_DEPTH)
             return 0;
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(tree); i++) {
-            int r = collect_leaves(PySequence_Fast_ITEMS(tree)[i], acc, depth + 1);
+            int r = collect_leaves(PySequence_Fast_ITEMS(tree)[i], sink, depth + 1);
             if (r <= 0)
                 return r;
         }
@@ -233,7 +201,7 @@ collect_leaves(PyObject *tree, PyObject *acc, int depth)
         Py_ssize_t pos = 0;
         PyObject *key, *value;
         while (PyDict_Next(tree, &pos, &key, &value)) {
-            int r = collect_leaves(value, acc, depth + 1);
+            int r = collect_leaves(value, sink, depth + 1);
             if (r <= 0)
                 return r;
         }
@@ -244,7 +212,13 @@ collect_leaves(PyObject *tree, PyObject *acc, int depth)
     int c = is_concrete_type(tp);
     if (c <= 0)
         return c;
-    return PyList_Append(acc, tree) < 0 ? -1 : 1;
+    if (sink->list != NULL)
+        return PyList_Append(sink->list, tree) < 0 ? -1 : 1;
+    if (sink->n >= sink->cap)
+        return 0;
+    Py_INCREF(tree);
+    sink->buf[sink->n++] = tree;
+    return 1;
 }
 
 /* Sizes of avals by address: a direct-mapped cache in front of the registry's
@@ -387,6 +361,7 @@ own_outputs(Wrapper *self, PyObject *out)
     PyObject *reg = self->registry, *producer = self->spec, *d = self->rdict;
     PyObject *leaves = NULL, *const *items;
     PyObject *small[STACK_LEAVES]; /* the leaves of a small tree of exact containers (new references) */
+    Sink sink = {NULL, small, 0, STACK_LEAVES};
     Py_ssize_t n, nsmall = 0;
     int got_small = 0, rc = 0;
     int c = is_concrete_type(Py_TYPE(out));
@@ -405,7 +380,8 @@ own_outputs(Wrapper *self, PyObject *out)
         }
         items = &out;
         n = 1;
-    } else if (self->batches == NULL && (got_small = collect_into(out, small, &nsmall, STACK_LEAVES, 0)) != 0) {
+    } else if (self->batches == NULL && (got_small = collect_leaves(out, &sink, 0)) != 0) {
+        nsmall = sink.n;
         if (got_small < 0) {
             rc = -1;
             goto release_small;
@@ -415,12 +391,12 @@ own_outputs(Wrapper *self, PyObject *out)
         items = small;
         n = nsmall;
     } else {
-        for (Py_ssize_t i = 0; i < nsmall; i++) /* a partial collect_into */
+        for (Py_ssize_t i = 0; i < sink.n; i++) /* a partial collection */
             Py_DECREF(small[i]);
-        nsmall = 0;
         if ((leaves = PyList_New(0)) == NULL)
             return -1;
-        int got = collect_leaves(out, leaves, 0);
+        sink.list = leaves;
+        int got = collect_leaves(out, &sink, 0);
         if (got < 0) {
             Py_DECREF(leaves);
             return -1;

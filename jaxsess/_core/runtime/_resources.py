@@ -422,6 +422,18 @@ class _OwnedDict(dict[int, _Entry]):
         return 0
 
 
+def _owned_counter(field: str) -> Any:
+    """A registry attribute that is the owned table's counter ``field``."""
+
+    def get(registry: OwnershipRegistry) -> int:
+        return int(getattr(registry._owned, field))
+
+    def set_(registry: OwnershipRegistry, value: int) -> None:
+        setattr(registry._owned, field, value)
+
+    return property(get, set_, doc=f"the owned table's {field!r} counter")
+
+
 def _new_owned_table() -> _OwnedDict:
     return _OwnedDict() if _c_hot is None else _c_hot.OwnedTable()  # type: ignore[return-value]
 
@@ -519,37 +531,10 @@ class OwnershipRegistry:
             self.safe_point = self._sweep_at_safe_point
 
     # The counters live in the owned table, where the C call paths change them.
-    @property
-    def _allocated(self) -> int:
-        return self._owned.allocated
-
-    @_allocated.setter
-    def _allocated(self, value: int) -> None:
-        self._owned.allocated = value
-
-    @property
-    def _freed(self) -> int:
-        return self._owned.freed
-
-    @_freed.setter
-    def _freed(self, value: int) -> None:
-        self._owned.freed = value
-
-    @property
-    def _live_bytes(self) -> int:
-        return self._owned.live
-
-    @_live_bytes.setter
-    def _live_bytes(self, value: int) -> None:
-        self._owned.live = value
-
-    @property
-    def _peak_bytes(self) -> int:
-        return self._owned.peak
-
-    @_peak_bytes.setter
-    def _peak_bytes(self, value: int) -> None:
-        self._owned.peak = value
+    _allocated = _owned_counter("allocated")
+    _freed = _owned_counter("freed")
+    _live_bytes = _owned_counter("live")
+    _peak_bytes = _owned_counter("peak")
 
     # -- adopting -----------------------------------------------------------
 
@@ -610,17 +595,17 @@ class OwnershipRegistry:
                 if len(dead) == 1 and not self._owned.young:  # the previous call's output, dropped: _reap inlined
                     entry = self._owned.pop(id(dead.pop()), None)
                     if entry is not None:
-                        self._live_bytes -= entry[1]
-                        self._freed += 1
-                        if self._pressure and self._collect_at is not None and self._live_bytes <= self._collect_at:
+                        self._owned.live -= entry[1]
+                        self._owned.freed += 1
+                        if self._pressure and self._collect_at is not None and self._owned.live <= self._collect_at:
                             self._pressure = False
                 else:
                     self._reap()
             self._owned[id(r)] = (r, nb, producer)
-            self._allocated += 1
-            live = self._live_bytes = self._live_bytes + nb
-            if live > self._peak_bytes:
-                self._peak_bytes = live
+            self._owned.allocated += 1
+            live = self._owned.live = self._owned.live + nb
+            if live > self._owned.peak:
+                self._owned.peak = live
             if self._collect_at is not None and live > self._collect_at and not self._pressure:
                 self._pressure = True
                 self._wake.set()
@@ -668,10 +653,10 @@ class OwnershipRegistry:
         self._owned.update(zip(keys, zip(refs, nbs, repeat(producer))))
         if self._hold is not None:
             self._hold.update(zip(keys, arrays))
-        self._allocated += len(keys)
-        live = self._live_bytes = self._live_bytes + total
-        if live > self._peak_bytes:
-            self._peak_bytes = live
+        self._owned.allocated += len(keys)
+        live = self._owned.live = self._owned.live + total
+        if live > self._owned.peak:
+            self._owned.peak = live
         if self._collect_at is not None and live > self._collect_at and not self._pressure:
             self._pressure = True
             self._wake.set()
@@ -691,8 +676,8 @@ class OwnershipRegistry:
                 continue
             live = [a for a in arrays if not a.is_deleted()]
             if len(live) < len(arrays):
-                self._allocated += len(arrays) - len(live)
-                self._freed += len(arrays) - len(live)
+                self._owned.allocated += len(arrays) - len(live)
+                self._owned.freed += len(arrays) - len(live)
             if live:
                 self._insert(live, producer)
 
@@ -745,10 +730,10 @@ class OwnershipRegistry:
         del dead[:n]
         entries = list(filter(None, map(self._owned.pop, map(id, batch), repeat(None))))
         if entries:
-            self._live_bytes -= sum(map(_SECOND, entries))
-            self._freed += len(entries)
+            self._owned.live -= sum(map(_SECOND, entries))
+            self._owned.freed += len(entries)
         if (entries or freed) and self._pressure and self._collect_at is not None:
-            if self._live_bytes <= self._collect_at:
+            if self._owned.live <= self._collect_at:
                 self._pressure = False
 
     def pin_output(self, arr: jax.Array, inputs: object = ()) -> jax.Array:
@@ -809,10 +794,10 @@ class OwnershipRegistry:
         self._owned.update(zip(keys, zip(refs, nbs, repeat("Session.run"))))
         if self._hold is not None:
             self._hold.update(zip(keys, batch))
-        self._allocated += len(keys)
-        live = self._live_bytes = self._live_bytes + total
-        if live > self._peak_bytes:
-            self._peak_bytes = live
+        self._owned.allocated += len(keys)
+        live = self._owned.live = self._owned.live + total
+        if live > self._owned.peak:
+            self._owned.peak = live
         if self._collect_at is not None and live > self._collect_at:
             self._pressure = True
         del batch  # under the weak strategies, unreferenced ones die here
@@ -851,10 +836,10 @@ class OwnershipRegistry:
                 return
             nb = _nbytes(arr)
             self._pinned[key] = (arr, nb)
-            self._allocated += 1
-            self._live_bytes += nb
-            if self._live_bytes > self._peak_bytes:
-                self._peak_bytes = self._live_bytes
+            self._owned.allocated += 1
+            self._owned.live += nb
+            if self._owned.live > self._owned.peak:
+                self._owned.peak = self._owned.live
 
     def swap_pinned(self, olds: Sequence[Any], news: Sequence[Any]) -> None:
         """Replaces pinned state arrays in one step (the variable writes of a run).
@@ -916,22 +901,22 @@ class OwnershipRegistry:
                 if len(pinned) - size != n:  # an array written to two slots: count it once
                     firsts = dict(zip(reversed(new_ids), reversed(nbs)))
                     n, total = len(firsts), sum(firsts.values())
-                self._allocated += n
-                self._freed += len(freed)
-                live = self._live_bytes + total - sum(map(_SECOND, freed))
+                self._owned.allocated += n
+                self._owned.freed += len(freed)
+                live = self._owned.live + total - sum(map(_SECOND, freed))
                 del entries, freed
             else:
                 live = self._swap_each(olds, news)
-            self._live_bytes = live
-            if live > self._peak_bytes:
-                self._peak_bytes = live
+            self._owned.live = live
+            if live > self._owned.peak:
+                self._owned.peak = live
             if self._dead or self._owned.young:  # olds moved to the weak set that nothing references died
                 self._reap()
 
     def _swap_each(self, olds: Sequence[Any], news: Sequence[Any]) -> int:
         # swap_pinned, one array at a time (caller holds the lock); returns live bytes.
         pinned, cache = self._pinned, _nbytes_cache
-        live = self._live_bytes
+        live = self._owned.live
         for old, new in zip(olds, news):
             key = id(new)
             if key not in pinned:
@@ -945,7 +930,7 @@ class OwnershipRegistry:
                     if nb is None:
                         nb = _nbytes(new)
                     entry = (new, nb)
-                    self._allocated += 1
+                    self._owned.allocated += 1
                     live += nb
                 pinned[key] = entry
             if old is None or old is new:
@@ -955,9 +940,9 @@ class OwnershipRegistry:
                 continue
             if old.is_deleted():
                 live -= old_entry[1]
-                self._freed += 1
+                self._owned.freed += 1
             else:
-                self._live_bytes = live
+                self._owned.live = live
                 self._own_weak(old, old_entry[1], _PINNED)
             del old_entry
         return live
@@ -979,8 +964,8 @@ class OwnershipRegistry:
                 self._drop_owned(key)
             if not a.is_deleted():
                 a.delete()
-            self._live_bytes -= nb
-            self._freed += 1
+            self._owned.live -= nb
+            self._owned.freed += 1
 
     def unpin(self, arr: jax.Array) -> None:
         """Moves a pinned array to the weakly held set: freed as soon as
@@ -1044,7 +1029,7 @@ class OwnershipRegistry:
                 del self._pinned[key]
             else:
                 self._drop_owned(key)
-            self._live_bytes -= nb
+            self._owned.live -= nb
             self._detached += 1
             return True
 
@@ -1062,8 +1047,8 @@ class OwnershipRegistry:
                     continue
                 entry = self._drop_owned(found[1])
                 if entry is not None:
-                    self._live_bytes -= entry[1]
-                    self._freed += 1
+                    self._owned.live -= entry[1]
+                    self._owned.freed += 1
 
     # -- freeing ------------------------------------------------------------
 
@@ -1090,7 +1075,7 @@ class OwnershipRegistry:
             self.collections += 1  # (first: a waiter may see the array gone before gc.collect returns)
             gc.collect()
         with self._lock:
-            freed0 = self._freed
+            freed0 = self._owned.freed
             self._enter_pending()
             self._last_sweep = time.perf_counter()
             hold = self._hold
@@ -1107,17 +1092,17 @@ class OwnershipRegistry:
                     a = r()
                     if a is not None and a.is_deleted():
                         self._drop_owned(key)
-                        self._live_bytes -= nb
-                        self._freed += 1
+                        self._owned.live -= nb
+                        self._owned.freed += 1
             if self._dead or self._owned.young:
                 self._reap()
             if collect and self.memory_limit_bytes is not None:
                 self._pressure = False
                 # Collect again only once the budget is exceeded by new growth.
-                self._collect_at = max(self.memory_limit_bytes, int(self._live_bytes * 1.25))
-            elif self._collect_at is not None and self._live_bytes <= self._collect_at:
+                self._collect_at = max(self.memory_limit_bytes, int(self._owned.live * 1.25))
+            elif self._collect_at is not None and self._owned.live <= self._collect_at:
                 self._pressure = False
-            return self._freed - freed0
+            return self._owned.freed - freed0
 
     def _noop(self) -> None:
         return None
@@ -1285,8 +1270,8 @@ class OwnershipRegistry:
                     if a is not None:
                         items.append((a, nb))
                     else:  # died since the reap
-                        self._live_bytes -= nb
-                        self._freed += 1
+                        self._owned.live -= nb
+                        self._owned.freed += 1
                 items.extend(self._pinned.values())
                 self._owned.clear()  # the refs go with their entries: no callbacks
                 self._pinned.clear()
@@ -1304,8 +1289,8 @@ class OwnershipRegistry:
                             arr.delete()
                     except Exception:  # pragma: no cover - backend already gone
                         pass
-                    self._live_bytes -= nb
-                    self._freed += 1
+                    self._owned.live -= nb
+                    self._owned.freed += 1
                     del arr
         finally:
             self._final_done.set()  # also after an error: nothing waits forever
@@ -1359,10 +1344,10 @@ class OwnershipRegistry:
             held = sorted(groups.items(), key=lambda kv: (-kv[1][1], kv[0]))[: max(0, top)]
             return SessionStats(
                 live_buffers=live_n,
-                live_bytes=self._live_bytes,
-                peak_bytes=self._peak_bytes,
-                allocated_buffers=self._allocated,
-                freed_buffers=self._freed,
+                live_bytes=self._owned.live,
+                peak_bytes=self._owned.peak,
+                allocated_buffers=self._owned.allocated,
+                freed_buffers=self._owned.freed,
                 detached_buffers=self._detached,
                 devices={k: DeviceStats(v[0], v[1]) for k, v in sorted(per_device.items())},
                 strategy=self.strategy,

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -30,7 +31,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 import jaxsess as tf
-from jaxsess._core.runtime import _graph_session as gs
+from jaxsess._core.runtime import _graph_session as gs, _resources
 
 C_BUILT = gs._c_hot is not None
 
@@ -528,10 +529,6 @@ def test_c_owned_table_behaves_as_the_python_dict(ops: list[Any]) -> None:
     """The C owned table and its Python twin, given the same operations on
     keys that collide in its open addressing (60 weak references), hold the
     same entries and counters and answer every lookup alike."""
-    import weakref
-
-    from jaxsess._core.runtime import _resources
-
     class Obj:
         pass
 
@@ -582,8 +579,6 @@ def test_c_owned_table_keeps_every_entry_through_deletions() -> None:
     """Thousands of entries entered, every third deleted, the rest looked up:
     deletion in the open-addressing table (backward shift) loses no entry,
     and the table empties to nothing."""
-    import weakref
-
     class Obj:
         pass
 

@@ -1135,7 +1135,9 @@ class OwnershipRegistry:
             try:
                 now = time.perf_counter()
                 scan = bool(self._owned) and now - last_scan > _DONATION_SCAN_S
-                if self._pending or self._dead or self._owned.young or self._pressure or scan:
+                # (the owned table's young generations are the C calls' to prune,
+                # each before it counts its outputs; a sweep prunes them too)
+                if self._pending or self._dead or self._pressure or scan:
                     self.sweep(collect=self._pressure, donated=scan)
                     if scan:
                         last_scan = now

@@ -60,6 +60,7 @@ is_concrete_type(PyTypeObject *tp)
  * and getattr. */
 static PyTypeObject *g_aval_type;
 static PyObject *g_aval_fget;
+static vectorcallfunc g_aval_call; /* g_aval_fget's vectorcall, or NULL */
 
 static PyObject *
 aval_fget_of(PyTypeObject *tp)
@@ -79,6 +80,7 @@ aval_fget_of(PyTypeObject *tp)
     Py_INCREF(tp);
     Py_XSETREF(g_aval_type, tp);
     Py_XSETREF(g_aval_fget, fget);
+    g_aval_call = fget != NULL ? PyVectorcall_Function(fget) : NULL;
     return fget;
 }
 
@@ -87,7 +89,15 @@ static inline PyObject *
 aval_of(PyObject *arr)
 {
     PyObject *fget = aval_fget_of(Py_TYPE(arr));
-    return fget != NULL ? PyObject_CallOneArg(fget, arr) : PyObject_GetAttr(arr, s_aval);
+    if (fget == NULL)
+        return PyObject_GetAttr(arr, s_aval);
+    if (g_aval_call == NULL)
+        return PyObject_CallOneArg(fget, arr);
+    PyObject *args[2] = {NULL, arr};
+    PyObject *r = g_aval_call(fget, args + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    if (r == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_SystemError, "aval getter returned NULL without an error");
+    return r;
 }
 
 /* d[name], borrowed; NULL with an error set when it is missing. */
@@ -176,6 +186,19 @@ typedef struct {
     Py_ssize_t n, cap;
 } Sink;
 
+/* A concrete array into the sink: 1, 0 (the buffer is full), -1 (error). */
+static inline int
+put_leaf(PyObject *leaf, Sink *sink)
+{
+    if (sink->list != NULL)
+        return PyList_Append(sink->list, leaf) < 0 ? -1 : 1;
+    if (sink->n >= sink->cap)
+        return 0;
+    Py_INCREF(leaf);
+    sink->buf[sink->n++] = leaf;
+    return 1;
+}
+
 /* Collects the leaves of `tree` into `sink` when it is made of exact dicts,
  * lists and tuples, None and concrete arrays: 1 done, 0 not such a tree (or
  * the buffer is full; the sink partly filled), -1 error. No Python code runs
@@ -189,7 +212,8 @@ collect_leaves(PyObject *tree, Sink *sink, int depth)
         if (depth >= MAX_DEPTH)
             return 0;
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(tree); i++) {
-            int r = collect_leaves(PySequence_Fast_ITEMS(tree)[i], sink, depth + 1);
+            PyObject *item = PySequence_Fast_ITEMS(tree)[i];
+            int r = Py_TYPE(item) == g_last_concrete ? put_leaf(item, sink) : collect_leaves(item, sink, depth + 1);
             if (r <= 0)
                 return r;
         }
@@ -201,7 +225,7 @@ collect_leaves(PyObject *tree, Sink *sink, int depth)
         Py_ssize_t pos = 0;
         PyObject *key, *value;
         while (PyDict_Next(tree, &pos, &key, &value)) {
-            int r = collect_leaves(value, sink, depth + 1);
+            int r = Py_TYPE(value) == g_last_concrete ? put_leaf(value, sink) : collect_leaves(value, sink, depth + 1);
             if (r <= 0)
                 return r;
         }
@@ -212,13 +236,7 @@ collect_leaves(PyObject *tree, Sink *sink, int depth)
     int c = is_concrete_type(tp);
     if (c <= 0)
         return c;
-    if (sink->list != NULL)
-        return PyList_Append(sink->list, tree) < 0 ? -1 : 1;
-    if (sink->n >= sink->cap)
-        return 0;
-    Py_INCREF(tree);
-    sink->buf[sink->n++] = tree;
-    return 1;
+    return put_leaf(tree, sink);
 }
 
 /* Sizes of avals by address: a direct-mapped cache in front of the registry's
@@ -452,8 +470,10 @@ own_outputs(Wrapper *self, PyObject *out)
     Py_ssize_t made = 0; /* refs[0..made) hold references */
     rc = -1;
     long long total = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *aval = aval_of(items[i]);
+    died = self->died;
+    Py_INCREF(died);
+    for (; made < n; made++) {
+        PyObject *aval = aval_of(items[made]);
         if (aval == NULL)
             goto done;
         long long v = size_of_aval(aval);
@@ -463,11 +483,7 @@ own_outputs(Wrapper *self, PyObject *out)
             goto done;
         }
         total += v;
-        sizes[i] = v;
-    }
-    died = self->died;
-    Py_INCREF(died);
-    for (; made < n; made++) {
+        sizes[made] = v;
         /* young: a weak reference without a callback (hot_owned_young_*),
          * when it is a new one; one the array already had (shared: a plain
          * weakref.ref of it exists) gives way to one with the callback */

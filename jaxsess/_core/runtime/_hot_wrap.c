@@ -453,23 +453,16 @@ own_outputs(Wrapper *self, PyObject *out)
     PyObject **refs = n <= STACK_LEAVES ? stack : PyMem_Calloc((size_t)n, sizeof(PyObject *));
     long long *sizes = n <= STACK_LEAVES ? stack_sizes : PyMem_Calloc((size_t)n, sizeof(long long));
     char *young = n <= STACK_LEAVES ? stack_young : PyMem_Calloc((size_t)n, 1);
-    if (refs == NULL || sizes == NULL || young == NULL) {
-        if (refs != stack)
-            PyMem_Free(refs);
-        if (sizes != stack_sizes)
-            PyMem_Free(sizes);
-        if (young != stack_young)
-            PyMem_Free(young);
-        Py_XDECREF(leaves);
-        PyErr_NoMemory();
-        return -1;
-    }
     Young gen = {NULL, NULL, 0, 0};
     int prepared = 0;
     PyObject *died = NULL;
     Py_ssize_t made = 0; /* refs[0..made) hold references */
     rc = -1;
     long long total = 0;
+    if (refs == NULL || sizes == NULL || young == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
     died = self->died;
     Py_INCREF(died);
     for (; made < n; made++) {
@@ -546,7 +539,7 @@ own_outputs(Wrapper *self, PyObject *out)
         else /* closed, or raced close(): the Python code deletes them and raises */
             rc = own_python(reg, out, producer);
     }
-done:
+done: /* (PyMem_Free(NULL) does nothing) */
     if (prepared)
         hot_owned_young_abort(self->owned, &gen);
     for (Py_ssize_t i = 0; i < made; i++)

@@ -43,6 +43,9 @@ typedef struct {
     PyObject **young;
     Py_ssize_t nyoung, young_cap;
     Py_ssize_t young_mid; /* young[0..mid): generation 1; young[mid..nyoung): generation 0 */
+    PyObject **scratch; /* a prune's working arrays, reused (busy: a prune has them) */
+    Py_ssize_t scratch_cap;
+    int scratch_busy;
 } OwnedTable;
 
 static PyTypeObject OwnedTableType;
@@ -266,6 +269,16 @@ hot_owned_young_push(PyObject *op, PyObject *ref)
     t->young[t->nyoung++] = ref;
 }
 
+/* Releases a prune's working arrays (prepare's). */
+static void
+release_work(OwnedTable *t, PyObject **mem)
+{
+    if (mem == t->scratch)
+        t->scratch_busy = 0;
+    else
+        PyMem_Free(mem);
+}
+
 void
 hot_owned_young_abort(PyObject *op, Young *y)
 {
@@ -279,7 +292,8 @@ hot_owned_young_abort(PyObject *op, Young *y)
     }
     for (Py_ssize_t i = 0; i < y->n; i++)
         Py_XDECREF(y->fresh[i]);
-    PyMem_Free(y->old);
+    if (y->old != NULL)
+        release_work(t, y->old);
     y->old = y->fresh = NULL;
     y->n = 0;
 }
@@ -293,8 +307,23 @@ hot_owned_young_prepare(PyObject *op, PyObject *died, Young *y)
     Py_ssize_t n = t->nyoung;
     if (n == 0)
         return 0;
-    PyObject **mem = PyMem_Calloc((size_t)(2 * n), sizeof(PyObject *));
-    if (mem == NULL) {
+    PyObject **mem;
+    if (!t->scratch_busy && t->scratch_cap >= 2 * n) {
+        mem = t->scratch;
+        memset(mem + n, 0, (size_t)n * sizeof(PyObject *));
+        t->scratch_busy = 1;
+    } else if (!t->scratch_busy) { /* grown (the old one released) */
+        Py_ssize_t cap = 2 * n < 64 ? 64 : 4 * n;
+        mem = PyMem_Calloc((size_t)cap, sizeof(PyObject *));
+        if (mem == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        PyMem_Free(t->scratch);
+        t->scratch = mem;
+        t->scratch_cap = cap;
+        t->scratch_busy = 1;
+    } else if ((mem = PyMem_Calloc((size_t)(2 * n), sizeof(PyObject *))) == NULL) { /* a prune within a prune */
         PyErr_NoMemory();
         return -1;
     }
@@ -352,16 +381,17 @@ hot_owned_young_commit(PyObject *op, Young *y)
     PyObject **keep = y->fresh; /* reused: fresh[i] is read before keep[kept <= i] is written */
     for (Py_ssize_t i = 0; i < y->n; i++) {
         PyObject *old = y->old[i], *fresh = y->fresh[i], *obj = NULL;
+        if (fresh == old) { /* stays young (should it have died, or left the table, since
+                             * prepare, the next prune finds it): our two references become
+                             * the list's one */
+            Py_DECREF(fresh);
+            keep[kept++] = old;
+            continue;
+        }
         Py_ssize_t k = find(t, old);
         if (k < 0) { /* no longer owned */
             Py_XDECREF(fresh);
             Py_DECREF(old);
-            continue;
-        }
-        if (fresh == old) { /* stays young (should it have died since prepare, the next prune
-                             * finds it): our two references become the list's one */
-            Py_DECREF(fresh);
-            keep[kept++] = old;
             continue;
         }
         int alive = fresh != NULL && referent(fresh, &obj) > 0;
@@ -388,7 +418,8 @@ hot_owned_young_commit(PyObject *op, Young *y)
         t->nyoung += kept;
     }
     t->young_mid = kept;
-    PyMem_Free(y->old);
+    if (y->old != NULL)
+        release_work(t, y->old);
     y->old = y->fresh = NULL;
     y->n = y->mid = 0;
     t->counts.freed += freed;
@@ -440,6 +471,9 @@ table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     memset(&t->counts, 0, sizeof t->counts);
     t->young = NULL;
     t->nyoung = t->young_cap = t->young_mid = 0;
+    t->scratch = NULL;
+    t->scratch_cap = 0;
+    t->scratch_busy = 0;
     return (PyObject *)t;
 }
 
@@ -492,6 +526,7 @@ table_dealloc(OwnedTable *t)
 {
     PyObject_GC_UnTrack(t);
     clear_all(t);
+    PyMem_Free(t->scratch);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 

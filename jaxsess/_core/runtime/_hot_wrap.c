@@ -382,7 +382,8 @@ own_outputs(Wrapper *self, PyObject *out)
     Sink sink = {NULL, small, 0, STACK_LEAVES};
     Py_ssize_t n, nsmall = 0;
     int got_small = 0, rc = 0;
-    int c = is_concrete_type(Py_TYPE(out));
+    PyTypeObject *otp = Py_TYPE(out);
+    int c = otp == &PyDict_Type || otp == &PyTuple_Type || otp == &PyList_Type ? 0 : is_concrete_type(otp);
     if (c < 0)
         return -1;
     if (c) { /* one array: own_one */

@@ -629,8 +629,7 @@ class OwnershipRegistry:
         with self._lock:
             if self._closed:
                 self._reject(arrays)
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
             if check:
                 if self._batches:
                     self._enter_batches()
@@ -723,8 +722,10 @@ class OwnershipRegistry:
         # references' callback listed in _dead, and those of the owned
         # table's young generation (entries the C call made, whose weak
         # references have no callback: _hot_owned.c).
-        freed = self._owned.prune_young(self._died) if self._owned.young else 0
         dead = self._dead
+        if not dead and not self._owned.young:
+            return
+        freed = self._owned.prune_young(self._died) if self._owned.young else 0
         n = len(dead)
         batch = dead[:n]
         del dead[:n]
@@ -783,8 +784,7 @@ class OwnershipRegistry:
                 if not arr.is_deleted():
                     arr.delete()
             return
-        if self._dead or self._owned.young:
-            self._reap()
+        self._reap()
         batch = self._not_owned(batch)
         if not batch:
             return
@@ -823,8 +823,7 @@ class OwnershipRegistry:
             if self._closed:
                 raise RuntimeError("Attempted to use a closed Session.")
             self._enter_pending()
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
             key = id(arr)
             if key in self._pinned:
                 return
@@ -873,8 +872,7 @@ class OwnershipRegistry:
                 raise RuntimeError("Attempted to use a closed Session.")
             if self._pending or self._batches:
                 self._enter_pending()
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
             pinned = self._pinned
             new_ids = list(map(id, news))
             old_ids = list(map(id, olds))
@@ -910,8 +908,7 @@ class OwnershipRegistry:
             self._owned.live = live
             if live > self._owned.peak:
                 self._owned.peak = live
-            if self._dead or self._owned.young:  # olds moved to the weak set that nothing references died
-                self._reap()
+            self._reap()  # olds moved to the weak set that nothing references died
 
     def _swap_each(self, olds: Sequence[Any], news: Sequence[Any]) -> int:
         # swap_pinned, one array at a time (caller holds the lock); returns live bytes.
@@ -952,8 +949,7 @@ class OwnershipRegistry:
         value). Arrays already deleted by donation count as freed."""
         with self._lock:
             self._enter_pending()
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
             found = self._entry_of(arr)
             if found is None:
                 return
@@ -976,16 +972,14 @@ class OwnershipRegistry:
             if entry is not None:
                 self._own_weak(entry[0], entry[1], _PINNED)
             del entry
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
 
     def owns(self, arr: object) -> bool:
         """Whether this very ``jax.Array`` object is owned (an alias of an
         owned array, sharing its buffer, is not)."""
         with self._lock:
             self._enter_pending()
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
             return self._entry_of(arr) is not None
 
     def _alive(self) -> list[tuple[Any, int, str]]:
@@ -1019,8 +1013,7 @@ class OwnershipRegistry:
         """Gives up ownership of ``arr`` without deleting it; False if not owned."""
         with self._lock:
             self._enter_pending()
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
             found = self._entry_of(arr)
             if found is None:
                 return False
@@ -1094,8 +1087,7 @@ class OwnershipRegistry:
                         self._drop_owned(key)
                         self._owned.live -= nb
                         self._owned.freed += 1
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
             if collect and self.memory_limit_bytes is not None:
                 self._pressure = False
                 # Collect again only once the budget is exceeded by new growth.
@@ -1264,8 +1256,7 @@ class OwnershipRegistry:
         try:
             with self._lock:
                 self._enter_pending(closing=True)
-                if self._dead or self._owned.young:
-                    self._reap()
+                self._reap()
                 items: list[tuple[Any, int]] = []
                 for r, nb, _ in self._owned.values():
                     a = r()
@@ -1316,8 +1307,7 @@ class OwnershipRegistry:
         """
         with self._lock:
             self._enter_pending()
-            if self._dead or self._owned.young:
-                self._reap()
+            self._reap()
             alive = self._alive()
             live_n = len(alive)
             per_device: dict[str, list[int]] = {}

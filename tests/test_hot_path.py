@@ -596,3 +596,73 @@ def test_c_owned_table_keeps_every_entry_through_deletions() -> None:
         if i % 3:
             del t[id(r)]
     assert len(t) == 0 and t.items() == [] and t.get(id(refs[1])) is None
+
+
+_young_ops = st.one_of(
+    st.tuples(st.just("call"), st.sampled_from([1, 3, 20]), st.integers(0, (1 << 20) - 1)),
+    st.tuples(st.just("drop"), st.integers(0, 40)),
+    st.tuples(st.just("pop"), st.integers(0, 40)),
+    st.tuples(st.just("look"), st.integers(0, 40)),
+    st.tuples(st.just("set"), st.integers(0, 40)),
+    st.tuples(st.just("stats")),
+    st.tuples(st.just("list")),
+)
+
+
+@pytest.mark.skipif(not C_BUILT, reason="the C extension is not built (its Python twin has no young entries)")
+@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(ops=st.lists(_young_ops, max_size=30))
+def test_young_entries_are_found_before_and_after_they_are_hashed(ops: list[Any]) -> None:
+    """The C call's young entries (in no hashed slot until a lookup among
+    many, or a prune that promotes survivors, hashes them): whatever calls,
+    drops, lookups, pops, replacements, listings and prunes interleave, every
+    live output the table still owns is found under one of its weak
+    references (``in``, ``get``, ``[]``) with its size, a popped one is not,
+    ``len`` counts exactly the owned live outputs once the dead are pruned,
+    and close() deletes exactly the owned ones."""
+    with tf.EagerSession(cleanup=tf.ResourceCleanupStrategy.ON_SAFE_POINTS) as s:
+        owned = s._registry._owned
+        fns = {k: s.jit(lambda v, k=k: [v + float(i) for i in range(k)]) for k in (1, 3, 20)}
+        x = jax.numpy.ones(3)
+        for f in fns.values():
+            f(x)  # (the first call sizes its outputs in Python; the next are the C call's)
+        held: list[Any] = []  # [array, popped]
+
+        def key_of(a: Any) -> int | None:
+            keys = [id(r) for r in weakref.getweakrefs(a) if id(r) in owned]
+            assert len(keys) <= 1
+            return keys[0] if keys else None
+
+        for op in ops:
+            if op[0] == "call":
+                outs = fns[op[1]](x)
+                held.extend([o, False] for i, o in enumerate(outs) if op[2] >> i & 1)
+                del outs  # (the others die here)
+            elif op[0] == "stats":
+                s.stats()
+                assert len(owned) == sum(not p for _, p in held)
+            elif op[0] == "list":
+                assert sorted(owned.keys()) == sorted(k for k, _ in owned.items()) == sorted(owned)
+                assert len(owned.values()) == len(owned)
+            elif held:
+                item = held[op[1] % len(held)]
+                a, popped = item
+                k = key_of(a)
+                assert (k is None) == popped
+                if op[0] == "drop":
+                    del held[op[1] % len(held)]
+                elif k is not None and op[0] == "look":
+                    entry = owned[k]
+                    assert entry == owned.get(k) and entry[0]() is a and entry[1] == a.nbytes
+                elif k is not None and op[0] == "set":
+                    ref, nb, producer = owned[k]
+                    owned[k] = (ref, nb + 1, "replaced")
+                    assert owned.get(k) == (ref, nb + 1, "replaced")
+                    owned[k] = (ref, nb, producer)
+                elif k is not None and op[0] == "pop":
+                    ref, nb, _ = owned.pop(k)
+                    assert ref() is a and nb == a.nbytes and key_of(a) is None and owned.get(k) is None
+                    item[1] = True
+                del a, item  # (a dropped one dies here)
+        arrays = [(a, p) for a, p in held]
+    assert all(a.is_deleted() != p for a, p in arrays)

@@ -260,10 +260,13 @@ def test_equinox_cnn_training_loop_peak_is_plain_jax_peak(strategy: ResourceClea
     assert peak <= 1.10 * plain_peak, (peak, plain_peak)
 
 
+@pytest.mark.parametrize("width", [2, 20])
 @pytest.mark.parametrize("look_every", [1, 7])
 @pytest.mark.parametrize("strategy", FREEING, ids=[s.name for s in FREEING])
-def test_counts_stay_exact_however_long_outputs_live(strategy: ResourceCleanupStrategy, look_every: int) -> None:
-    """Outputs kept for 0 to 5 further calls, some also under a user's own
+def test_counts_stay_exact_however_long_outputs_live(strategy: ResourceCleanupStrategy, look_every: int,
+                                                     width: int) -> None:
+    """Outputs (2 arrays a call, or 20: more than the C table scans
+    unhashed) kept for 0 to 5 further calls, some also under a user's own
     ``weakref.ref``, dropped before or after the next call: after every call
     the session's live bytes are exactly those of its outputs still alive
     (the C call's young generations and the promoted entries alike, looked
@@ -272,26 +275,26 @@ def test_counts_stay_exact_however_long_outputs_live(strategy: ResourceCleanupSt
     user's weak references die with their arrays."""
     f32 = 4 * 8
     with EagerSession(cleanup=strategy) as s:
-        step = s.jit(lambda v: {"a": v * 2.0, "b": v + 1.0})
+        step = s.jit(lambda v: {f"{k}": v * 2.0 + k for k in range(width)})
         x = jnp.ones(8)
         held: list[tuple[int, Any]] = []
         user_refs: list[Any] = []
         peak = made = 0
         for i in range(40):
             out = step(x)
-            made += 2
+            made += width
             if i % 3 == 0:
-                user_refs.append(weakref.ref(out["a"]))
+                user_refs.append(weakref.ref(out["1"]))
             held.append((i + i % 6, out))  # kept until call i + i % 6
             del out
-            alive = sum(2 for _, o in held)
+            alive = sum(width for _, o in held)
             peak = max(peak, alive * f32)
             held = [(until, o) for until, o in held if until > i]
             if i % look_every:
                 continue  # (stats() prunes too: some rounds leave it to the calls)
             st = s.stats()
-            assert st.live_bytes == len(held) * 2 * f32, i
-            assert st.allocated_buffers == made and st.freed_buffers == made - 2 * len(held), i
+            assert st.live_bytes == len(held) * width * f32, i
+            assert st.allocated_buffers == made and st.freed_buffers == made - width * len(held), i
         assert s.stats().peak_bytes == peak
         held.clear()
         assert s.stats().live_bytes == 0 and s.stats().freed_buffers == made

@@ -115,8 +115,10 @@ typedef struct {
 
 /* An OwnedTable (exactly: the registry makes it), its counters, and its
  * entries keyed by the weak reference's address. None of these runs Python
- * code. insert: 0, or -1 with MemoryError set (after reserve(n) succeeded,
- * n inserts of new keys cannot fail); pop and contains: 1 found, 0 not. */
+ * code. insert (of a key no young entry has: a weak reference with a
+ * callback): 0, or -1 with MemoryError set (after reserve(n) succeeded, n
+ * inserts of new keys cannot fail); pop and contains (young entries
+ * included): 1 found, 0 not. */
 int hot_owned_check(PyObject *op);
 OwnedCounts *hot_owned_counts(PyObject *table);
 Py_ssize_t hot_owned_len(PyObject *table);
@@ -125,18 +127,28 @@ int hot_owned_insert(PyObject *table, PyObject *ref, long long nbytes, PyObject 
 int hot_owned_pop(PyObject *table, const void *ref, long long *nbytes);
 int hot_owned_contains(PyObject *table, const void *ref);
 /* The young generations (_hot_owned.c): entries under weak references
- * without a callback, pruned in two steps so that every allocation (which
- * may run Python code) comes first: prepare takes the list out and makes
- * generation 1's survivors' new weak references (callback `died`); abort
- * puts it back; commit (no Python code) drops the dead entries, counted
- * freed, re-enters generation 1's survivors and keeps generation 0's as
- * generation 1, returning the number freed; push adds to generation 0. */
+ * without a callback. push lists a new entry (ref, nbytes, producer) in
+ * generation 0 without entering it in the hashed slots (a lookup finds it
+ * all the same). A prune runs in two steps so that every allocation (which
+ * may run Python code) comes first: prepare decides; when a generation-1
+ * entry survives it takes the list out and makes the survivors' new weak
+ * references (callback `died`); abort puts it back; commit (no Python code)
+ * drops the dead entries, counted freed, re-enters generation 1's survivors
+ * and keeps generation 0's as generation 1, returning the number freed. */
 typedef struct {
-    PyObject **old, **fresh;
+    PyObject *ref;      /* the weak reference (a strong reference to it); NULL: a hole */
+    PyObject *producer; /* (a strong reference), NULL in a hole */
+    long long nbytes;
+    int hashed;         /* also entered in the hashed slots */
+} YoungEntry;
+typedef struct {
+    YoungEntry *old;
+    PyObject **fresh;
     Py_ssize_t n, mid;
+    int fast; /* nothing taken out: commit prunes the list in place */
 } Young;
 int hot_owned_young_reserve(PyObject *table, Py_ssize_t n);
-void hot_owned_young_push(PyObject *table, PyObject *ref);
+void hot_owned_young_push(PyObject *table, PyObject *ref, long long nbytes, PyObject *producer);
 int hot_owned_young_prepare(PyObject *table, PyObject *died, Young *y);
 void hot_owned_young_abort(PyObject *table, Young *y);
 Py_ssize_t hot_owned_young_commit(PyObject *table, Young *y);

@@ -37,14 +37,16 @@ typedef struct {
     Py_ssize_t mask; /* capacity - 1 (a power of two), or -1 when slots is NULL */
     Py_ssize_t used;
     OwnedCounts counts;
-    /* The young generation: weak references without a callback (strong
-     * references to them, in entry order) whose entries WrapCall made since
-     * the last prune; see hot_owned_young_prepare. */
-    PyObject **young;
+    /* The young generations: the entries WrapCall made under weak
+     * references without a callback since the last prunes, in entry order;
+     * see hot_owned_young_prepare. `unhashed` of them are in no slot (a
+     * lookup scans them, or hashes them all first when they are many). */
+    YoungEntry *young;
     Py_ssize_t nyoung, young_cap;
     Py_ssize_t young_mid; /* young[0..mid): generation 1; young[mid..nyoung): generation 0 */
-    PyObject **scratch; /* a prune's working arrays, reused (busy: a prune has them) */
-    Py_ssize_t scratch_cap;
+    Py_ssize_t unhashed;
+    char *scratch; /* a prune's working arrays, reused (busy: a prune has them) */
+    Py_ssize_t scratch_cap; /* in entries */
     int scratch_busy;
 } OwnedTable;
 
@@ -116,7 +118,7 @@ hot_owned_counts(PyObject *op)
 Py_ssize_t
 hot_owned_len(PyObject *op)
 {
-    return ((OwnedTable *)op)->used;
+    return ((OwnedTable *)op)->used + ((OwnedTable *)op)->unhashed;
 }
 
 int
@@ -132,11 +134,11 @@ hot_owned_reserve(PyObject *op, Py_ssize_t n)
     return resize(t, c);
 }
 
-int
-hot_owned_insert(PyObject *op, PyObject *ref, long long nbytes, PyObject *producer)
+/* Enters (ref, nbytes, producer) in the hashed slots, replacing the entry of ref there. */
+static int
+hash_insert(OwnedTable *t, PyObject *ref, long long nbytes, PyObject *producer)
 {
-    OwnedTable *t = (OwnedTable *)op;
-    if (hot_owned_reserve(op, 1) < 0)
+    if (hot_owned_reserve((PyObject *)t, 1) < 0)
         return -1;
     Py_ssize_t i = home(ref, t->mask);
     for (;;) {
@@ -162,6 +164,12 @@ hot_owned_insert(PyObject *op, PyObject *ref, long long nbytes, PyObject *produc
     return 0;
 }
 
+int
+hot_owned_insert(PyObject *op, PyObject *ref, long long nbytes, PyObject *producer)
+{
+    return hash_insert((OwnedTable *)op, ref, nbytes, producer);
+}
+
 /* Empties slot i (backward-shift deletion); the caller owns what it held. */
 static void
 remove_at(OwnedTable *t, Py_ssize_t i)
@@ -185,43 +193,116 @@ remove_at(OwnedTable *t, Py_ssize_t i)
     t->used--;
 }
 
+/* Enters every unhashed young entry in the slots too; 0, or -1 with MemoryError set. */
+static int
+hash_young(OwnedTable *t)
+{
+    if (t->unhashed == 0)
+        return 0;
+    if (hot_owned_reserve((PyObject *)t, t->unhashed) < 0)
+        return -1;
+    for (Py_ssize_t j = 0; j < t->nyoung; j++) {
+        YoungEntry *e = &t->young[j];
+        if (e->ref != NULL && !e->hashed) {
+            hash_insert(t, e->ref, e->nbytes, e->producer); /* reserved: cannot fail */
+            e->hashed = 1;
+        }
+    }
+    t->unhashed = 0;
+    return 0;
+}
+
+#define SCAN_UNHASHED 16 /* more unhashed young entries: a lookup that misses the slots hashes them */
+
+/* Where ref's entry is: a slot (*slot >= 0), an unhashed young entry
+ * (*young >= 0), or nowhere (both -1). */
+static void
+locate(OwnedTable *t, const void *ref, Py_ssize_t *slot, Py_ssize_t *young)
+{
+    *young = -1;
+    if ((*slot = find(t, ref)) >= 0 || t->unhashed == 0)
+        return;
+    if (t->unhashed > SCAN_UNHASHED) {
+        if (hash_young(t) == 0) {
+            *slot = find(t, ref);
+            return;
+        }
+        PyErr_Clear(); /* no memory to hash them: scanned */
+    }
+    for (Py_ssize_t j = 0; j < t->nyoung; j++) {
+        if (t->young[j].ref == ref && !t->young[j].hashed) {
+            *young = j;
+            return;
+        }
+    }
+}
+
+/* The entry a locate found (one of the two indices is >= 0). */
+static inline Slot
+located(OwnedTable *t, Py_ssize_t slot, Py_ssize_t young)
+{
+    if (slot >= 0)
+        return t->slots[slot];
+    YoungEntry *e = &t->young[young];
+    Slot s = {e->ref, e->producer, e->nbytes};
+    return s;
+}
+
+/* Removes the entry a locate found; the caller owns what it held. */
+static void
+remove_located(OwnedTable *t, Py_ssize_t slot, Py_ssize_t young)
+{
+    if (slot >= 0) {
+        remove_at(t, slot);
+        return;
+    }
+    YoungEntry *e = &t->young[young]; /* a hole (the prune drops it) */
+    e->ref = e->producer = NULL;
+    e->nbytes = 0;
+    t->unhashed--;
+}
+
 int
 hot_owned_pop(PyObject *op, const void *ref, long long *nbytes)
 {
     OwnedTable *t = (OwnedTable *)op;
-    Py_ssize_t i = find(t, ref);
-    if (i < 0)
+    Py_ssize_t i, y;
+    locate(t, ref, &i, &y);
+    if (i < 0 && y < 0)
         return 0;
-    PyObject *r = t->slots[i].ref, *p = t->slots[i].producer;
-    *nbytes = t->slots[i].nbytes;
-    remove_at(t, i);
-    Py_DECREF(r);
-    Py_DECREF(p);
+    Slot s = located(t, i, y);
+    *nbytes = s.nbytes;
+    remove_located(t, i, y);
+    Py_DECREF(s.ref);
+    Py_DECREF(s.producer);
     return 1;
 }
 
 int
 hot_owned_contains(PyObject *op, const void *ref)
 {
-    return find((OwnedTable *)op, ref) >= 0;
+    Py_ssize_t i, y;
+    locate((OwnedTable *)op, ref, &i, &y);
+    return i >= 0 || y >= 0;
 }
 
 /* -- the young generations -------------------------------------------------------------
  *
  * WrapCall enters a call's output arrays under weak references *without* a
- * callback and lists them here, as generation 0. In the common loops
- * (`state = step(state)`, `y = f(x)`) an output is still referenced during
- * the next call (it is that call's input, or the name is rebound only when
- * the call returns) and dies right after: so each prune (every WrapCall,
- * before it counts its own outputs) drops the entries of arrays found dead
- * in either generation, counted freed (a pointer comparison each: the peak
- * stays exact), moves generation 0's survivors to generation 1, and
- * promotes generation 1's survivors: re-entered under a new weak reference
- * whose callback is the registry's _died, as every other owned array is.
- * That spares the arrays of those loops the callback their death would run
- * and the dead list it would append to. OwnershipRegistry._reap prunes too
- * (prune_young), so that whatever reads the counters after a reap (stats(),
- * sweeps, the budget) sees them exact. */
+ * callback and lists them here, as generation 0, without hashing them (a
+ * lookup scans the few there are, or hashes them when they are many). In
+ * the common loops (`state = step(state)`, `y = f(x)`) an output is still
+ * referenced during the next call (it is that call's input, or the name is
+ * rebound only when the call returns) and dies right after: so each prune
+ * (every WrapCall, before it counts its own outputs) drops the entries of
+ * arrays found dead in either generation, counted freed (a pointer
+ * comparison each: the peak stays exact), moves generation 0's survivors to
+ * generation 1, and promotes generation 1's survivors: re-entered under a
+ * new weak reference whose callback is the registry's _died, as every other
+ * owned array is. That spares the arrays of those loops the callback their
+ * death would run, the dead list it would append to, and the hashed slots.
+ * OwnershipRegistry._reap prunes too (prune_young), so that whatever reads
+ * the counters after a reap (stats(), sweeps, the budget) sees them exact. */
 
 /* 1: `ref`'s referent is alive (*obj: a new reference to it); 0: dead; -1: error. */
 static inline int
@@ -242,6 +323,18 @@ referent(PyObject *ref, PyObject **obj)
 #endif
 }
 
+/* 1: the referent of `ref` (a weak reference) is alive; 0: dead. */
+static inline int
+alive(PyObject *ref)
+{
+    PyObject *obj;
+    int a = referent(ref, &obj);
+    if (a < 0)
+        PyErr_Clear(); /* (referent cannot fail on a weak reference) */
+    Py_XDECREF(obj); /* alive: referenced elsewhere too (runs no code) */
+    return a > 0;
+}
+
 int
 hot_owned_young_reserve(PyObject *op, Py_ssize_t n)
 {
@@ -251,7 +344,7 @@ hot_owned_young_reserve(PyObject *op, Py_ssize_t n)
     Py_ssize_t cap = t->young_cap < 16 ? 16 : t->young_cap;
     while (cap < t->nyoung + n)
         cap *= 2;
-    PyObject **y = PyMem_Realloc(t->young, (size_t)cap * sizeof(PyObject *));
+    YoungEntry *y = PyMem_Realloc(t->young, (size_t)cap * sizeof(YoungEntry));
     if (y == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -262,31 +355,50 @@ hot_owned_young_reserve(PyObject *op, Py_ssize_t n)
 }
 
 void
-hot_owned_young_push(PyObject *op, PyObject *ref)
+hot_owned_young_push(PyObject *op, PyObject *ref, long long nbytes, PyObject *producer)
 {
     OwnedTable *t = (OwnedTable *)op;
     Py_INCREF(ref);
-    t->young[t->nyoung++] = ref;
+    Py_INCREF(producer);
+    YoungEntry *e = &t->young[t->nyoung++];
+    e->ref = ref;
+    e->producer = producer;
+    e->nbytes = nbytes;
+    e->hashed = 0;
+    t->unhashed++;
 }
 
 /* Releases a prune's working arrays (prepare's). */
 static void
-release_work(OwnedTable *t, PyObject **mem)
+release_work(OwnedTable *t, YoungEntry *mem)
 {
-    if (mem == t->scratch)
+    if ((char *)mem == t->scratch)
         t->scratch_busy = 0;
     else
         PyMem_Free(mem);
+}
+
+/* The young entry's references released (a hole holds none). */
+static inline void
+release_entry(YoungEntry *e)
+{
+    Py_XDECREF(e->ref);
+    Py_XDECREF(e->producer);
 }
 
 void
 hot_owned_young_abort(PyObject *op, Young *y)
 {
     OwnedTable *t = (OwnedTable *)op;
+    if (y->fast) { /* nothing was taken out */
+        y->fast = 0;
+        y->n = 0;
+        return;
+    }
     /* back in front of what was listed meanwhile (room: reserved by prepare) */
     if (y->n > 0) {
-        memmove(t->young + y->n, t->young, (size_t)t->nyoung * sizeof(PyObject *));
-        memcpy(t->young, y->old, (size_t)y->n * sizeof(PyObject *));
+        memmove(t->young + y->n, t->young, (size_t)t->nyoung * sizeof(YoungEntry));
+        memcpy(t->young, y->old, (size_t)y->n * sizeof(YoungEntry));
         t->nyoung += y->n;
         t->young_mid = y->mid;
     }
@@ -294,8 +406,16 @@ hot_owned_young_abort(PyObject *op, Young *y)
         Py_XDECREF(y->fresh[i]);
     if (y->old != NULL)
         release_work(t, y->old);
-    y->old = y->fresh = NULL;
+    y->old = NULL;
+    y->fresh = NULL;
     y->n = 0;
+}
+
+/* 1: the young entry e is still owned (a hole is not; a hashed one whose slot left is not). */
+static inline int
+still_owned(OwnedTable *t, YoungEntry *e)
+{
+    return e->ref != NULL && (!e->hashed || find(t, e->ref) >= 0);
 }
 
 int
@@ -303,34 +423,51 @@ hot_owned_young_prepare(PyObject *op, PyObject *died, Young *y)
 {
     OwnedTable *t = (OwnedTable *)op;
     y->n = y->mid = 0;
-    y->old = y->fresh = NULL;
+    y->old = NULL;
+    y->fresh = NULL;
+    y->fast = 0;
     Py_ssize_t n = t->nyoung;
     if (n == 0)
         return 0;
-    PyObject **mem;
-    if (!t->scratch_busy && t->scratch_cap >= 2 * n) {
-        mem = t->scratch;
-        memset(mem + n, 0, (size_t)n * sizeof(PyObject *));
+    /* The common case: no generation-1 entry survives, so nothing needs a
+     * new weak reference: commit prunes the list in place. */
+    int survivors = 0;
+    for (Py_ssize_t i = 0; i < t->young_mid && !survivors; i++)
+        survivors = t->young[i].ref != NULL && alive(t->young[i].ref) && still_owned(t, &t->young[i]);
+    if (!survivors) {
+        y->fast = 1;
+        y->n = n;
+        return 0;
+    }
+    /* Survivors: every entry hashed first (the list is taken out below, and
+     * a lookup must still find them meanwhile) */
+    if (hash_young(t) < 0)
+        return -1;
+    YoungEntry *mem;
+    size_t per = sizeof(YoungEntry) + sizeof(PyObject *);
+    if (!t->scratch_busy && t->scratch_cap >= n) {
+        mem = (YoungEntry *)t->scratch;
         t->scratch_busy = 1;
     } else if (!t->scratch_busy) { /* grown (the old one released) */
-        Py_ssize_t cap = 2 * n < 64 ? 64 : 4 * n;
-        mem = PyMem_Calloc((size_t)cap, sizeof(PyObject *));
+        Py_ssize_t cap = n < 32 ? 32 : 2 * n;
+        mem = PyMem_Malloc((size_t)cap * per);
         if (mem == NULL) {
             PyErr_NoMemory();
             return -1;
         }
         PyMem_Free(t->scratch);
-        t->scratch = mem;
+        t->scratch = (char *)mem;
         t->scratch_cap = cap;
         t->scratch_busy = 1;
-    } else if ((mem = PyMem_Calloc((size_t)(2 * n), sizeof(PyObject *))) == NULL) { /* a prune within a prune */
+    } else if ((mem = PyMem_Malloc((size_t)n * per)) == NULL) { /* a prune within a prune */
         PyErr_NoMemory();
         return -1;
     }
     /* taken out first: what runs below (a collection) cannot see them twice */
-    memcpy(mem, t->young, (size_t)n * sizeof(PyObject *));
+    memcpy(mem, t->young, (size_t)n * sizeof(YoungEntry));
     y->old = mem;
-    y->fresh = mem + n;
+    y->fresh = (PyObject **)(mem + n);
+    memset(y->fresh, 0, (size_t)n * sizeof(PyObject *));
     y->n = n;
     y->mid = t->young_mid;
     t->nyoung = t->young_mid = 0;
@@ -338,24 +475,26 @@ hot_owned_young_prepare(PyObject *op, PyObject *died, Young *y)
         hot_owned_young_abort(op, y);
         return -1;
     }
-    /* fresh[i]: NULL (dead, or no longer owned: dropped), old[i] itself (generation 0 alive: it
-     * stays young), or generation 1's survivor's new weak reference with the callback */
+    /* fresh[i]: NULL (dead, a hole, or no longer owned: dropped), old[i].ref itself (generation 0
+     * alive: it stays young), or generation 1's survivor's new weak reference with the callback */
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *obj;
-        int alive = referent(y->old[i], &obj);
-        if (alive < 0) {
+        PyObject *obj, *ref = y->old[i].ref;
+        if (ref == NULL)
+            continue;
+        int a = referent(ref, &obj);
+        if (a < 0) {
             hot_owned_young_abort(op, y);
             return -1;
         }
-        if (!alive)
+        if (!a)
             continue;
         if (i >= y->mid) { /* (commit finds whether it is still owned) */
             Py_DECREF(obj);
-            Py_INCREF(y->old[i]);
-            y->fresh[i] = y->old[i];
+            Py_INCREF(ref);
+            y->fresh[i] = ref;
             continue;
         }
-        if (!hot_owned_contains(op, y->old[i])) {
+        if (find(t, ref) < 0) {
             Py_DECREF(obj);
             continue;
         }
@@ -369,39 +508,91 @@ hot_owned_young_prepare(PyObject *op, PyObject *died, Young *y)
     return 0;
 }
 
+/* The fast commit: the list pruned in place (no generation-1 survivor, or one
+ * that commit keeps young until the next prune). */
+static Py_ssize_t
+commit_in_place(OwnedTable *t, Py_ssize_t n, long long *bytes)
+{
+    Py_ssize_t freed = 0, kept = 0, mid = t->young_mid;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        YoungEntry e = t->young[i];
+        if (e.ref == NULL) /* a hole: its entry was popped */
+            continue;
+        if (alive(e.ref)) {
+            if (i >= mid || still_owned(t, &e)) /* (generation 1: it left the table, prepare saw) */
+                t->young[kept++] = e;
+            else
+                release_entry(&e);
+            continue;
+        }
+        if (!e.hashed) {
+            t->unhashed--;
+            freed++;
+            *bytes += e.nbytes;
+        } else {
+            Py_ssize_t k = find(t, e.ref);
+            if (k >= 0) {
+                Slot s = t->slots[k];
+                remove_at(t, k);
+                freed++;
+                *bytes += s.nbytes;
+                Py_DECREF(s.ref);
+                Py_DECREF(s.producer);
+            }
+        }
+        release_entry(&e); /* a dead referent's weak reference and a string: runs no code */
+    }
+    if (t->nyoung > n) /* listed since prepare (nothing does, today) */
+        memmove(t->young + kept, t->young + n, (size_t)(t->nyoung - n) * sizeof(YoungEntry));
+    t->nyoung = kept + (t->nyoung - n);
+    t->young_mid = kept;
+    return freed;
+}
+
 Py_ssize_t
 hot_owned_young_commit(PyObject *op, Young *y)
 {
     OwnedTable *t = (OwnedTable *)op;
     Py_ssize_t freed = 0;
     long long bytes = 0;
+    if (y->fast) {
+        freed = commit_in_place(t, y->n, &bytes);
+        y->fast = 0;
+        y->n = 0;
+        t->counts.freed += freed;
+        t->counts.live -= bytes;
+        return freed;
+    }
     /* generation 0's survivors go first in the list (room: reserved by
      * prepare), as generation 1, in front of anything listed meanwhile */
     Py_ssize_t later = t->nyoung, kept = 0;
-    PyObject **keep = y->fresh; /* reused: fresh[i] is read before keep[kept <= i] is written */
+    YoungEntry *keep = y->old; /* reused: old[i] is read before keep[kept <= i] is written */
     for (Py_ssize_t i = 0; i < y->n; i++) {
-        PyObject *old = y->old[i], *fresh = y->fresh[i], *obj = NULL;
-        if (fresh == old) { /* stays young (should it have died, or left the table, since
-                             * prepare, the next prune finds it): our two references become
-                             * the list's one */
+        YoungEntry old = y->old[i];
+        PyObject *fresh = y->fresh[i], *obj = NULL;
+        if (old.ref == NULL) /* a hole */
+            continue;
+        if (fresh == old.ref) { /* stays young (should it have died, or left the table, since
+                                 * prepare, the next prune finds it): our two references become
+                                 * the list's one */
             Py_DECREF(fresh);
             keep[kept++] = old;
             continue;
         }
-        Py_ssize_t k = find(t, old);
+        Py_ssize_t k = find(t, old.ref); /* (prepare hashed every entry) */
         if (k < 0) { /* no longer owned */
             Py_XDECREF(fresh);
-            Py_DECREF(old);
+            release_entry(&old);
             continue;
         }
-        int alive = fresh != NULL && referent(fresh, &obj) > 0;
-        if (fresh != NULL && !alive)
+        int is_alive = fresh != NULL && referent(fresh, &obj) > 0;
+        if (fresh != NULL && !is_alive)
             PyErr_Clear(); /* (referent cannot fail on a weak reference) */
         Py_XDECREF(obj); /* alive: its array is referenced elsewhere too (runs no code) */
         Slot s = t->slots[k];
         remove_at(t, k);
-        if (alive) {
-            hot_owned_insert(op, fresh, s.nbytes, s.producer); /* after the removal: no growth */
+        if (is_alive) {
+            hash_insert(t, fresh, s.nbytes, s.producer); /* after the removal: no growth */
         } else { /* died: before the prune, or since prepare (then fresh's callback listed it dead too) */
             freed++;
             bytes += s.nbytes;
@@ -409,18 +600,18 @@ hot_owned_young_commit(PyObject *op, Young *y)
         Py_DECREF(s.ref);
         Py_DECREF(s.producer);
         Py_XDECREF(fresh);
-        if (fresh != old)
-            Py_DECREF(old);
+        release_entry(&old);
     }
     if (kept > 0) {
-        memmove(t->young + kept, t->young, (size_t)later * sizeof(PyObject *));
-        memcpy(t->young, keep, (size_t)kept * sizeof(PyObject *));
+        memmove(t->young + kept, t->young, (size_t)later * sizeof(YoungEntry));
+        memcpy(t->young, keep, (size_t)kept * sizeof(YoungEntry));
         t->nyoung += kept;
     }
     t->young_mid = kept;
     if (y->old != NULL)
         release_work(t, y->old);
-    y->old = y->fresh = NULL;
+    y->old = NULL;
+    y->fresh = NULL;
     y->n = y->mid = 0;
     t->counts.freed += freed;
     t->counts.live -= bytes;
@@ -470,7 +661,7 @@ table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     t->used = 0;
     memset(&t->counts, 0, sizeof t->counts);
     t->young = NULL;
-    t->nyoung = t->young_cap = t->young_mid = 0;
+    t->nyoung = t->young_cap = t->young_mid = t->unhashed = 0;
     t->scratch = NULL;
     t->scratch_cap = 0;
     t->scratch_busy = 0;
@@ -483,15 +674,15 @@ clear_all(OwnedTable *t)
 {
     Slot *old = t->slots;
     Py_ssize_t cap = t->mask + 1;
-    PyObject **young = t->young;
+    YoungEntry *young = t->young;
     Py_ssize_t nyoung = t->nyoung;
     t->slots = NULL;
     t->mask = -1;
     t->used = 0;
     t->young = NULL;
-    t->nyoung = t->young_cap = t->young_mid = 0;
+    t->nyoung = t->young_cap = t->young_mid = t->unhashed = 0;
     for (Py_ssize_t j = 0; j < nyoung; j++)
-        Py_DECREF(young[j]);
+        release_entry(&young[j]);
     PyMem_Free(young);
     for (Py_ssize_t j = 0; j < cap; j++) {
         if (old[j].ref != NULL) {
@@ -509,8 +700,10 @@ table_traverse(OwnedTable *t, visitproc visit, void *arg)
         Py_VISIT(t->slots[j].ref);
         Py_VISIT(t->slots[j].producer);
     }
-    for (Py_ssize_t j = 0; j < t->nyoung; j++)
-        Py_VISIT(t->young[j]);
+    for (Py_ssize_t j = 0; j < t->nyoung; j++) {
+        Py_VISIT(t->young[j].ref);
+        Py_VISIT(t->young[j].producer);
+    }
     return 0;
 }
 
@@ -533,7 +726,7 @@ table_dealloc(OwnedTable *t)
 static Py_ssize_t
 table_length(OwnedTable *t)
 {
-    return t->used;
+    return t->used + t->unhashed;
 }
 
 static PyObject *
@@ -542,12 +735,14 @@ table_subscript(OwnedTable *t, PyObject *key)
     void *p = key_ptr(key);
     if (p == NULL)
         return NULL;
-    Py_ssize_t i = find(t, p);
-    if (i < 0) {
+    Py_ssize_t i, y;
+    locate(t, p, &i, &y);
+    if (i < 0 && y < 0) {
         PyErr_SetObject(PyExc_KeyError, key);
         return NULL;
     }
-    return entry_of(&t->slots[i]);
+    Slot s = located(t, i, y);
+    return entry_of(&s);
 }
 
 /* table[key] = (ref, nbytes, producer), key == id(ref); del table[key]. */
@@ -572,7 +767,18 @@ table_ass_subscript(OwnedTable *t, PyObject *key, PyObject *value)
     long long nb = PyLong_AsLongLong(PyTuple_GET_ITEM(value, 1));
     if (nb == -1 && PyErr_Occurred())
         return -1;
-    return hot_owned_insert((PyObject *)t, (PyObject *)p, nb, PyTuple_GET_ITEM(value, 2));
+    Py_ssize_t i, y;
+    locate(t, p, &i, &y);
+    if (y >= 0) { /* replaced in its young entry */
+        YoungEntry *e = &t->young[y];
+        PyObject *old = e->producer;
+        Py_INCREF(PyTuple_GET_ITEM(value, 2));
+        e->producer = PyTuple_GET_ITEM(value, 2);
+        e->nbytes = nb;
+        Py_DECREF(old);
+        return 0;
+    }
+    return hash_insert(t, (PyObject *)p, nb, PyTuple_GET_ITEM(value, 2));
 }
 
 static int
@@ -586,32 +792,42 @@ table_contains(OwnedTable *t, PyObject *key)
         }
         return -1;
     }
-    return find(t, p) >= 0;
+    return hot_owned_contains((PyObject *)t, p);
 }
 
-/* The slot of the key args[0] of get/pop(key[, default]): >= 0; -1: no
- * such entry; -2: an error is set. */
-static Py_ssize_t
-slot_of_arg(OwnedTable *t, const char *name, PyObject *const *args, Py_ssize_t nargs)
+/* Locates the key args[0] of get/pop(key[, default]): 0 (*slot or *young
+ * >= 0 when found), or -1 with an error set. */
+static int
+locate_arg(OwnedTable *t, const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t *slot,
+           Py_ssize_t *young)
 {
+    *slot = *young = -1;
     if (nargs < 1 || nargs > 2) {
         PyErr_Format(PyExc_TypeError, "%s expected 1 or 2 arguments, got %zd", name, nargs);
-        return -2;
+        return -1;
     }
-    int has = table_contains(t, args[0]);
-    if (has < 0)
-        return -2;
-    return has ? find(t, PyLong_AsVoidPtr(args[0])) : -1;
+    void *p = key_ptr(args[0]);
+    if (p == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_KeyError)) {
+            PyErr_Clear();
+            return 0;
+        }
+        return -1;
+    }
+    locate(t, p, slot, young);
+    return 0;
 }
 
 static PyObject *
 table_get(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t i = slot_of_arg(t, "get", args, nargs);
-    if (i >= 0)
-        return entry_of(&t->slots[i]);
-    if (i == -2)
+    Py_ssize_t i, y;
+    if (locate_arg(t, "get", args, nargs, &i, &y) < 0)
         return NULL;
+    if (i >= 0 || y >= 0) {
+        Slot s = located(t, i, y);
+        return entry_of(&s);
+    }
     PyObject *d = nargs > 1 ? args[1] : Py_None;
     Py_INCREF(d);
     return d;
@@ -620,10 +836,10 @@ table_get(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 table_pop(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
 {
-    Py_ssize_t i = slot_of_arg(t, "pop", args, nargs);
-    if (i == -2)
+    Py_ssize_t i, y;
+    if (locate_arg(t, "pop", args, nargs, &i, &y) < 0)
         return NULL;
-    if (i == -1) {
+    if (i < 0 && y < 0) {
         if (nargs > 1) {
             Py_INCREF(args[1]);
             return args[1];
@@ -631,13 +847,13 @@ table_pop(OwnedTable *t, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetObject(PyExc_KeyError, args[0]);
         return NULL;
     }
-    PyObject *e = entry_of(&t->slots[i]);
+    Slot s = located(t, i, y);
+    PyObject *e = entry_of(&s);
     if (e == NULL)
         return NULL;
-    PyObject *r = t->slots[i].ref, *p = t->slots[i].producer;
-    remove_at(t, i);
-    Py_DECREF(r); /* the entry holds them too */
-    Py_DECREF(p);
+    remove_located(t, i, y);
+    Py_DECREF(s.ref); /* the entry holds them too */
+    Py_DECREF(s.producer);
     return e;
 }
 
@@ -673,6 +889,8 @@ table_update(OwnedTable *t, PyObject *pairs)
 static PyObject *
 listing(OwnedTable *t, int what)
 {
+    if (hash_young(t) < 0) /* every entry in a slot */
+        return NULL;
     PyObject *out = PyList_New(t->used);
     if (out == NULL)
         return NULL;

@@ -312,16 +312,20 @@ enter_locked(Wrapper *self, PyObject **refs, const char *young, const long long 
     long long at = 0;
     if (collect_at != Py_None && (at = PyLong_AsLongLong(collect_at)) == -1 && PyErr_Occurred())
         return -1;
-    if (hot_owned_reserve(owned, n) < 0 || hot_owned_young_reserve(owned, n) < 0) /* the inserts cannot fail */
+    Py_ssize_t nyoung = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        nyoung += young[i];
+    if (hot_owned_reserve(owned, n - nyoung) < 0 || hot_owned_young_reserve(owned, nyoung) < 0) /* the entries cannot fail */
         return -1;
     int reaped = reap_locked(self->dead, owned, c);
     if (reaped < 0)
         return -1;
     reaped |= young_freed > 0;
     for (Py_ssize_t i = 0; i < n; i++) {
-        hot_owned_insert(owned, refs[i], sizes[i], producer);
         if (young[i])
-            hot_owned_young_push(owned, refs[i]);
+            hot_owned_young_push(owned, refs[i], sizes[i], producer);
+        else
+            hot_owned_insert(owned, refs[i], sizes[i], producer);
     }
     int pressure = 0;
     if (collect_at != Py_None) {
@@ -454,7 +458,7 @@ own_outputs(Wrapper *self, PyObject *out)
     PyObject **refs = n <= STACK_LEAVES ? stack : PyMem_Calloc((size_t)n, sizeof(PyObject *));
     long long *sizes = n <= STACK_LEAVES ? stack_sizes : PyMem_Calloc((size_t)n, sizeof(long long));
     char *young = n <= STACK_LEAVES ? stack_young : PyMem_Calloc((size_t)n, 1);
-    Young gen = {NULL, NULL, 0, 0};
+    Young gen = {NULL, NULL, 0, 0, 0};
     int prepared = 0;
     PyObject *died = NULL;
     Py_ssize_t made = 0; /* refs[0..made) hold references */

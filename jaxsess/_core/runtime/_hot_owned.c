@@ -13,7 +13,10 @@
  * Python object: an open-addressing table of (ref, size, producer) slots
  * keyed by the reference's address, with linear probing and backward-shift
  * deletion (no tombstones, so a table that churns as a training loop's
- * outputs come and go never needs rehashing). The counters (allocated and
+ * outputs come and go never needs rehashing). The entries WrapCall makes are
+ * first only listed, as young entries, in no slot: a lookup scans them, or
+ * hashes them all first when there are many (see "the young generations").
+ * The counters (allocated and
  * freed arrays, live and peak bytes) are C integers the registry reads as
  * attributes (OwnershipRegistry._live_bytes and friends are properties).
  *

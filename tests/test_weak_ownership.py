@@ -299,3 +299,35 @@ def test_counts_stay_exact_however_long_outputs_live(strategy: ResourceCleanupSt
         held.clear()
         assert s.stats().live_bytes == 0 and s.stats().freed_buffers == made
         assert all(r() is None for r in user_refs)
+
+
+@pytest.mark.parametrize("strategy", FREEING, ids=[s.name for s in FREEING])
+def test_device_fetches_are_owned_weakly_and_counted_exactly(strategy: ResourceCleanupStrategy) -> None:
+    """``Session(device_fetches=True).run`` results (the C run path enters
+    them as ``session.jit`` outputs): kept for 0 to 3 further runs, the
+    session's live bytes after every run are exactly those still alive, each
+    is freed once, a feed handed back is the caller's (never owned), and
+    ``close()`` deletes the ones still referenced."""
+    import jaxsess as tf
+
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.placeholder(tf.float32, [8])
+        y = x * 2.0 + 1.0
+        same = tf.identity(x)
+    nb = 8 * 4
+    with tf.Session(graph=g, cleanup=strategy, device_fetches=True) as s:
+        feed = jnp.ones(8)
+        held: list[tuple[int, Any]] = []
+        for i in range(30):
+            out = s.run(y, {x: feed})
+            assert isinstance(out, jax.Array) and s.owns(out)
+            held = [(until, o) for until, o in held if until > i] + [(i + i % 4, out)]
+            del out
+            st = s.stats()
+            assert st.live_bytes == nb * len(held), i
+            assert st.allocated_buffers == i + 1 and st.freed_buffers == i + 1 - len(held), i
+        back = s.run(same, {x: feed})
+        assert not s.owns(feed) and (back is not feed or s.stats().allocated_buffers == 30)
+        kept = [o for _, o in held]
+    assert all(o.is_deleted() for o in kept) and not feed.is_deleted()

@@ -158,6 +158,11 @@ int hot_owned_init(PyObject *module);
 
 int hot_run_init(PyObject *module);
 int hot_wrap_init(PyObject *module);
+/* What a WrapCall's call does with its outputs, for `out` (a fresh concrete
+ * array or a pytree of them): owned by the WrapCall's registry under its
+ * producer. 0, or -1 with an error set. */
+int hot_wrap_own(PyObject *wrapcall, PyObject *out);
+int hot_wrap_check(PyObject *op);
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC visibility pop

@@ -20,7 +20,7 @@ class HotRunner:
     def __init__(
         self,
         slow: Callable[..., Any],
-        session: BaseSession,
+        session: BaseSession | OwnershipRegistry,  # (the registry: its _adopter, never called)
         registry: OwnershipRegistry,
         entry: tuple[Any, ...],
         n: int,
@@ -73,7 +73,7 @@ class WrapCall:
     def __init__(
         self,
         slow: Callable[..., Any],
-        session: BaseSession,
+        session: BaseSession | OwnershipRegistry,  # (the registry: its _adopter, never called)
         registry: OwnershipRegistry,
         fn: Callable[..., Any],
         producer: str,

@@ -25,7 +25,7 @@ PyObject *hot_s_raise_translated;
 
 PyObject *hot_s_dead, *hot_s_pressure, *hot_s_safe_point;
 
-static PyObject *s_adopt_outputs, *s_by_buffer, *s_lock, *s_reject_late, *s_release;
+static PyObject *s_adopt_outputs, *s_adopter, *s_by_buffer, *s_lock, *s_reject_late, *s_release;
 
 /* -1: error; else whether getattr(obj, name) is true. */
 int
@@ -88,6 +88,30 @@ hot_give_exception(PyObject *exc)
 }
 
 /* adopt_outputs(out, args, by_buffer=...) with its one-fresh-array case inlined. */
+/* A concrete array no weak reference points to yet (so in no table of the
+ * registry: it keys its owned arrays by their weak references, and pinned
+ * ones are an input's or the state's, which the caller has excluded) owned
+ * at once by the registry's _adopter, the WrapCall whose call owns outputs
+ * as own_one does (weak strategies): 1 done, 0 not this way (no adopter, or
+ * a weak reference exists: the pending list), -1 error. */
+static int
+adopt_fresh(PyObject *registry, PyObject *out)
+{
+    Py_ssize_t off = Py_TYPE(out)->tp_weaklistoffset;
+    if (off <= 0 || *(PyObject **)((char *)out + off) != NULL)
+        return 0;
+    PyObject *d = PyObject_GenericGetDict(registry, NULL);
+    if (d == NULL)
+        return -1;
+    PyObject *adopter = PyDict_GetItemWithError(d, s_adopter); /* borrowed: the registry's dict holds it */
+    Py_DECREF(d);
+    if (adopter == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+    if (!hot_wrap_check(adopter))
+        return 0;
+    return hot_wrap_own(adopter, out) < 0 ? -1 : 1;
+}
+
 int
 hot_adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, int by_buffer)
 {
@@ -98,6 +122,9 @@ hot_adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n
         for (Py_ssize_t i = 0; i < n; i++)
             if (args[i] == out)
                 return 0; /* a feed handed back: the caller's */
+        int fresh = adopt_fresh(registry, out);
+        if (fresh != 0)
+            return fresh < 0 ? -1 : 0;
         PyObject *pending = PyObject_GetAttr(registry, hot_s_pending);
         if (pending == NULL)
             return -1;
@@ -347,6 +374,7 @@ hot_common_init(void)
     HOT_INTERN(hot_s_pending, "_pending");
     HOT_INTERN(hot_s_raise_translated, "_raise_translated");
     HOT_INTERN(s_adopt_outputs, "adopt_outputs");
+    HOT_INTERN(s_adopter, "_adopter");
     HOT_INTERN(s_by_buffer, "by_buffer");
     HOT_INTERN(s_lock, "_lock");
     HOT_INTERN(s_reject_late, "reject_late");

@@ -629,6 +629,24 @@ done:
     return out;
 }
 
+static PyTypeObject WrapCallType;
+
+int
+hot_wrap_own(PyObject *wrapcall, PyObject *out)
+{
+    if (!Py_IS_TYPE(wrapcall, &WrapCallType)) {
+        PyErr_SetString(PyExc_TypeError, "jaxsess._core.runtime._hot: hot_wrap_own takes a WrapCall");
+        return -1;
+    }
+    return own_outputs((Wrapper *)wrapcall, out);
+}
+
+int
+hot_wrap_check(PyObject *op)
+{
+    return Py_IS_TYPE(op, &WrapCallType);
+}
+
 static PyObject *
 wrapcall_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {

@@ -434,6 +434,11 @@ def _owned_counter(field: str) -> Any:
     return property(get, set_, doc=f"the owned table's {field!r} counter")
 
 
+def _never_called(*args: Any, **kwargs: Any) -> Any:
+    """The functions of a registry's ``_adopter``, which is never called (only its C twin's ownership is used)."""
+    raise AssertionError("a registry's _adopter is not a function to call")
+
+
 def _new_owned_table() -> _OwnedDict:
     return _OwnedDict() if _c_hot is None else _c_hot.OwnedTable()  # type: ignore[return-value]
 
@@ -529,6 +534,13 @@ class OwnershipRegistry:
             self.safe_point = self._assist_at_safe_point
         elif strategy is ResourceCleanupStrategy.ON_SAFE_POINTS:
             self.safe_point = self._sweep_at_safe_point
+        # The C hot path's adoption of a run's fresh device result (Session.run
+        # with device_fetches; _hot_common.c: adopt_fresh): owned at once as
+        # session.jit's C call owns its outputs (own_one), under the weak
+        # strategies; without it (and for ON_SESSION_CLOSE) via _pending.
+        self._adopter: Any = None
+        if _c_hot is not None and self._hold is None:
+            self._adopter = _c_hot.WrapCall(_never_called, self, self, _never_called, "Session.run", _tree_leaves)
 
     # The counters live in the owned table, where the C call paths change them.
     _allocated = _owned_counter("allocated")

@@ -256,9 +256,15 @@ def test_cpu_plans_compile_with_the_cpu_plan_options(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(_plan, "compile_function", spy)
     x, y = _sigmoid_depthwise_net()
     xv = np.random.RandomState(1).uniform(-2, 2, (2, 12, 12, 8)).astype(np.float32)
+    w = tf.Variable(np.ones((2, 2), np.float32), name="w")
+    tf.Variable(np.ones((2048, 2049), np.float32), name="big")  # the initialisation is not small
     with tf.Session() as s:
-        s.run(y, {x: xv})
-    assert seen and all(o == _graph_session.CPU_PLAN_OPTIONS for o in seen), seen
+        s.run(y, {x: xv})  # inference
+        assert seen and all(o == _graph_session.CPU_PLAN_OPTIONS for o in seen), seen
+        seen.clear()
+        s.run(tf.global_variables_initializer())
+        s.run(w.assign_add(tf.ones([2, 2])))  # a step that writes state: JAX's defaults
+        assert seen and all(o is None for o in seen), seen
 
 
 def test_cpu_plan_options_keep_the_numbers(monkeypatch: pytest.MonkeyPatch) -> None:

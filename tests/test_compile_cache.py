@@ -234,6 +234,51 @@ def test_init_plan_compiles_without_backend_optimisation() -> None:
         assert not s._is_small_init(train_entry[0])
 
 
+def _sigmoid_depthwise_net() -> tuple[tf.Tensor, tf.Tensor]:
+    rng = np.random.RandomState(0)
+    x = tf.placeholder(tf.float32, [None, 12, 12, 8], name="x")
+    h = tf.nn.depthwise_conv2d(x, tf.constant(rng.uniform(-1, 1, (3, 3, 8, 1)).astype(np.float32)), [1, 1, 1, 1], "SAME")
+    h = h * tf.sigmoid(h)  # swish, as EfficientNet
+    h = tf.nn.conv2d(h, tf.constant(rng.uniform(-1, 1, (1, 1, 8, 16)).astype(np.float32)), [1, 1, 1, 1], "SAME")
+    return x, tf.reduce_mean(tf.nn.relu6(h), axis=[1, 2])
+
+
+def test_cpu_plans_compile_with_the_cpu_plan_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    from jaxsess._core.graph import _plan
+
+    seen: list[object] = []
+    real = _plan.compile_function
+
+    def spy(fn: object, **kw: object) -> object:
+        seen.append(kw.get("compiler_options"))
+        return real(fn, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_plan, "compile_function", spy)
+    x, y = _sigmoid_depthwise_net()
+    xv = np.random.RandomState(1).uniform(-2, 2, (2, 12, 12, 8)).astype(np.float32)
+    w = tf.Variable(np.ones((2, 2), np.float32), name="w")
+    tf.Variable(np.ones((2048, 2049), np.float32), name="big")  # the initialisation is not small
+    with tf.Session() as s:
+        s.run(y, {x: xv})  # inference
+        assert seen and all(o == _graph_session.CPU_PLAN_OPTIONS for o in seen), seen
+        seen.clear()
+        s.run(tf.global_variables_initializer())
+        s.run(w.assign_add(tf.ones([2, 2])))  # a step that writes state: JAX's defaults
+        assert seen and all(o is None for o in seen), seen
+
+
+def test_cpu_plan_options_keep_the_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # LLVM -O1 and XLA's default -O3 compute the same floats (no fast-math): bitwise.
+    x, y = _sigmoid_depthwise_net()
+    xv = np.random.RandomState(1).uniform(-2, 2, (2, 12, 12, 8)).astype(np.float32)
+    with tf.Session() as s:
+        ours = s.run(y, {x: xv})
+    monkeypatch.setattr(_graph_session, "CPU_PLAN_OPTIONS", {})
+    with tf.Session() as s:
+        default = s.run(y, {x: xv})
+    np.testing.assert_array_equal(ours, default)
+
+
 def test_a_subset_of_a_compiled_plans_fetches_reuses_it(caplog: pytest.LogCaptureFixture) -> None:
     """run(loss) after run([loss, accuracy]) with the same feeds runs the
     compiled plan (no trace); a fetch needing much less of it, a plan that

@@ -60,6 +60,20 @@ def test_shifted_products_equal_the_grouped_convolution(case: tuple[Any, ...]) -
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-4)
 
 
+def test_shifted_products_trace_to_structural_primitives_only() -> None:
+    # The taps are traced once per layer per lowering (a frozen EfficientNet has 16 layers of
+    # 9 or 25 taps): lax slices, not jnp indexing (``w[i, j]`` traces to slice + squeeze
+    # through jnp's indexing machinery, ~2x the trace time of the whole layer).
+    allowed = {"pad", "slice", "reshape", "broadcast_in_dim", "mul", "add", "reduce_precision"}
+    for fmt, m, k in [("NHWC", 1, 3), ("NHWC", 2, 3), ("NCHW", 1, 5), ("NCHW", 3, 3)]:
+        x = np.zeros((2, 9, 9, 4) if fmt == "NHWC" else (2, 4, 9, 9), np.float32)
+        f = np.zeros((k, k, 4, m), np.float32)
+        jaxpr = jax.make_jaxpr(lambda a, b, fmt=fmt: _conv_cpu.depthwise_shifted(a, b, (1, 1), "SAME", (1, 1), fmt))(x, f)
+        prims = [e.primitive.name for e in jaxpr.eqns]
+        assert set(prims) <= allowed, (fmt, m, k, sorted(set(prims) - allowed))
+        assert prims.count("slice") == 2 * k * k and prims.count("mul") == k * k, (fmt, m, k, prims)
+
+
 def test_half_precision_accumulates_in_float32() -> None:
     rng = np.random.RandomState(0)
     x = jnp.asarray(rng.uniform(-1, 1, (1, 6, 6, 3)), jnp.bfloat16)

@@ -151,7 +151,7 @@ def build_plan(
     whole = compile_function(pure, donate_argnums=donate, compiler_options=options)
     device = where.device if where is not None else None
     if not const_args or not lowering.consts:
-        flat = _flat_function(lowering, pure) if not lowering.stateful and device is None else None
+        flat = _flat_function(lowering, pure, options) if not lowering.stateful and device is None else None
         return _plan(lowering, pure, whole, whole, flat=flat, device=device)
     consts = _const_values(lowering, device)
     with_consts = const_arg_function(lowering, on_trace)
@@ -159,7 +159,7 @@ def build_plan(
     jitted = bind_leading(compile_function(with_consts, donate_argnums=donate, compiler_options=options), consts)
     flat = None
     if not lowering.stateful and device is None:
-        flat = bind_leading(_flat_const_function(lowering, with_consts), *consts)
+        flat = bind_leading(_flat_const_function(lowering, with_consts, options), *consts)
     return _plan(lowering, pure, jitted, jitted, whole=whole, flat=flat, device=device)
 
 
@@ -196,25 +196,27 @@ def _plan(
     )
 
 
-def _flat_function(lowering: Lowering, pure: PlanFn) -> Compiled:
+def _flat_function(lowering: Lowering, pure: PlanFn, options: CompilerOptions | None = None) -> Compiled:
     """A stateless plan's program as a function of the feed values alone
     (JAX's C++ dispatch path, no nested argument pytrees) that returns the
-    fetched values; with one fetch, the array itself (no output pytree)."""
+    fetched values; with one fetch, the array itself (no output pytree).
+    ``options``: its XLA options, as the plan's other programs."""
     # (The names are the programs' names: in compile logs and cache keys.)
     if len(lowering.fetches) == 1:
 
         def flat(*feeds: Any) -> Any:
             return pure((), (), feeds)[0][0]
 
-        return compile_function(flat)
+        return compile_function(flat, compiler_options=options)
 
     def flat_all(*feeds: Any) -> tuple[Any, ...]:
         return pure((), (), feeds)[0]
 
-    return compile_function(flat_all)
+    return compile_function(flat_all, compiler_options=options)
 
 
-def _flat_const_function(lowering: Lowering, with_consts: ConstPlanFn) -> Compiled:
+def _flat_const_function(lowering: Lowering, with_consts: ConstPlanFn,
+                         options: CompilerOptions | None = None) -> Compiled:
     """:func:`_flat_function` of a stateless plan whose big constants are
     arguments: ``(*consts, *feeds)``, the constants bound by the caller."""
     n = len(lowering.consts)
@@ -223,9 +225,9 @@ def _flat_const_function(lowering: Lowering, with_consts: ConstPlanFn) -> Compil
         def flat(*args: Any) -> Any:
             return with_consts(args[:n], (), (), args[n:])[0][0]
 
-        return compile_function(flat)
+        return compile_function(flat, compiler_options=options)
 
     def flat_all(*args: Any) -> tuple[Any, ...]:
         return with_consts(args[:n], (), (), args[n:])[0]
 
-    return compile_function(flat_all)
+    return compile_function(flat_all, compiler_options=options)

@@ -87,7 +87,6 @@ hot_give_exception(PyObject *exc)
 #endif
 }
 
-/* adopt_outputs(out, args, by_buffer=...) with its one-fresh-array case inlined. */
 /* A concrete array no weak reference points to yet (so in no table of the
  * registry: it keys its owned arrays by their weak references, and pinned
  * ones are an input's or the state's, which the caller has excluded) owned
@@ -112,6 +111,7 @@ adopt_fresh(PyObject *registry, PyObject *out)
     return hot_wrap_own(adopter, out) < 0 ? -1 : 1;
 }
 
+/* adopt_outputs(out, args, by_buffer=...) with its one-fresh-array case inlined. */
 int
 hot_adopt(PyObject *registry, PyObject *out, PyObject *const *args, Py_ssize_t n, int by_buffer)
 {

@@ -84,9 +84,22 @@ RECOMPILE_WARN_AFTER = 5
 INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS = 4 * 1024 * 1024
 _FAST_COMPILE: CompilerOptions = {"xla_backend_optimization_level": 0, "xla_cpu_use_fusion_emitters": False}
 
-# A plan's program on CPU that writes no state (inference, evaluation): LLVM at -O1 instead
-# of XLA's default -O3. XLA:CPU spends most of a big program's compile in LLVM
-# (EfficientNetB0 at batch 8: ~80 ms of HLO passes, ~2 s emitting and optimising 83
+# Every plan's program on CPU: no YNNPACK library fusions
+# (``xla_cpu_experimental_ynn_fusion_type`` empty). jax 0.10's XLA:CPU hands convolutions,
+# dots and some element-wise chains to YNNPACK by default; without it they run as XLA's own
+# Eigen convolutions and dots and fused loops. One 3x3 64->64 convolution on [8, 56, 56, 64]
+# ran in 5.6 instead of 10.1 ms, a 1x1 256->64 in 2.6 instead of 8.2 ms (2 cores, jax 0.10.2),
+# and benchmarks/bench_models.py's frozen nets (batch 8, 224x224, one process, interleaved,
+# load ~1) ran ResNet50 in 240-256 instead of 336-358 ms a batch, MobileNetV2 52 instead of 88,
+# EfficientNetB0 83 instead of 114; the training steps of benchmarks/bench_vs_tf1.py 1.08x
+# (MLP) and 1.05x (small CNN) faster. jax 0.12's XLA:CPU: ResNet50 246 instead of 287 ms,
+# MobileNetV2 unchanged. Outputs change by the order of the dots' sums (ResNet50's logits by
+# <= 5e-10). A jaxlib whose XLA does not know the option compiles with its defaults.
+CPU_STEP_OPTIONS: CompilerOptions = {"xla_cpu_experimental_ynn_fusion_type": ""}
+
+# A plan's program on CPU that writes no state (inference, evaluation) is also compiled with
+# LLVM at -O1 instead of XLA's default -O3. XLA:CPU spends most of a big program's compile in
+# LLVM (EfficientNetB0 at batch 8: ~80 ms of HLO passes, ~2 s emitting and optimising 83
 # kernels). Measured on 2 shared cores (load 1.9-2.6), fresh processes, interleaved, 3 each
 # (benchmarks/bench_models.py's frozen nets, batch 8; XLA compile CPU seconds / steady ms a
 # batch): EfficientNetB0 2.17-2.31 -> 1.73-1.75 s / 140-191 -> 143-188 ms, MobileNetV2
@@ -95,7 +108,7 @@ _FAST_COMPILE: CompilerOptions = {"xla_backend_optimization_level": 0, "xla_cpu_
 # fast-math flags, which XLA:CPU leaves off by default). Training steps keep -O3: the small
 # CNN of benchmarks/bench_vs_tf1.py trained 2-5% slower at -O1 (4 interleaved runs), and a
 # training program runs many more times than it compiles.
-CPU_PLAN_OPTIONS: CompilerOptions = {"xla_backend_optimization_level": 1}
+CPU_PLAN_OPTIONS: CompilerOptions = {**CPU_STEP_OPTIONS, "xla_backend_optimization_level": 1}
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -853,13 +866,14 @@ class Session(BaseSession):
 
     def _compiler_options(self, lowering: Lowering) -> CompilerOptions | None:
         """The XLA options of a new plan's program: fast compilation for a
-        small initialisation plan, ``CPU_PLAN_OPTIONS`` for one on CPU that
-        writes no state, else JAX's defaults."""
+        small initialisation plan; on CPU, ``CPU_PLAN_OPTIONS`` for one that
+        writes no state and ``CPU_STEP_OPTIONS`` for one that does; JAX's
+        defaults elsewhere."""
         if self._is_small_init(lowering):
             return supported_compiler_options(_FAST_COMPILE)
-        if not lowering.written and jax.default_backend() == "cpu":
-            return supported_compiler_options(CPU_PLAN_OPTIONS) or None
-        return None
+        if jax.default_backend() != "cpu":
+            return None
+        return supported_compiler_options(CPU_STEP_OPTIONS if lowering.written else CPU_PLAN_OPTIONS) or None
 
     def _is_small_init(self, plan: Lowering) -> bool:
         """Whether ``plan`` initialises variables (see ``INIT_PLAN_FAST_COMPILE_MAX_ELEMENTS``)."""
